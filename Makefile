@@ -1,0 +1,41 @@
+# One set of commands for people and CI. Every target bootstraps .venv on first use and
+# reinstalls only when pyproject.toml changed (the stamp file records the last install).
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: setup play test lint types bench demo serve clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+play: setup
+	$(VENV)/bin/carom play
+
+serve: setup
+	$(VENV)/bin/carom serve
+
+test: setup
+	$(PY) -m pytest
+
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+types: setup
+	$(VENV)/bin/mypy --strict shared server
+
+bench: setup
+	$(PY) -m bench
+
+demo: setup
+	$(PY) -m client.demo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

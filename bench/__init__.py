@@ -1,0 +1,1 @@
+"""Benchmarks for ``make bench``: each module exposes ``run() -> list[str]``."""

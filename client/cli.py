@@ -1,0 +1,81 @@
+"""The ``carom`` command: one entry point, one subcommand per capability.
+
+Each subcommand lives in the module that owns the capability; that module exposes
+``configure(parser)`` and ``run(args) -> int`` and keeps its module-level imports light, so
+``carom --help`` stays fast and never imports arcade or pymunk. A subcommand whose module is
+not there says so plainly and exits non-zero instead of pretending.
+
+The command lives in ``client`` because ``client`` is the only package allowed to depend on all
+the others (``carom play`` starts a local server); ``shared`` never imports ``server`` or
+``client``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+# name -> (module, one-line help)
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("client.app.cli", "open the game window (local server + bot opponent by default)"),
+    "serve": ("server.cli", "run an authoritative game server"),
+    "bot": ("client.bot_cli", "connect a bot player to a server"),
+    "watch": ("client.watch", "watch a table live from the terminal"),
+    "sim": ("shared.physics.cli", "simulate strokes from the command line"),
+}
+
+NOT_AVAILABLE_EXIT = 3
+
+
+def _load(module_name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        # Only "the capability is not built yet" is tolerated; a missing dependency inside
+        # the module is a real error and must surface.
+        if exc.name is not None and module_name.startswith(exc.name):
+            return None
+        raise
+
+
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType | None]]:
+    parser = argparse.ArgumentParser(
+        prog="carom",
+        description="Online carom billiards: play, serve, run bots, watch tables, simulate.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules: dict[str, ModuleType | None] = {}
+    for name, (module_name, help_text) in SUBCOMMANDS.items():
+        module = _load(module_name)
+        modules[name] = module
+        if module is None:
+            sub.add_parser(name, help=f"{help_text} (not available yet)", description=help_text)
+            continue
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        module.configure(p)
+    return parser, modules
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser, modules = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    module = modules[args.command]
+    if module is None:
+        print(
+            f"carom {args.command}: this capability has not landed yet "
+            f"({SUBCOMMANDS[args.command][0]} is missing).",
+            file=sys.stderr,
+        )
+        return NOT_AVAILABLE_EXIT
+    result: int = module.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The ``carom`` command lists every subcommand and refuses plainly what is not built."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from client.cli import SUBCOMMANDS
+
+
+def _carom(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "client.cli", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_help_lists_every_subcommand() -> None:
+    proc = _carom("--help")
+    assert proc.returncode == 0
+    for name in ("serve", "play", "bot", "watch", "sim"):
+        assert name in proc.stdout
+    assert set(SUBCOMMANDS) == {"serve", "play", "bot", "watch", "sim"}
+
+
+def test_each_subcommand_has_its_own_help() -> None:
+    for name in SUBCOMMANDS:
+        proc = _carom(name, "--help")
+        assert proc.returncode == 0, proc.stderr
+        assert f"carom {name}" in proc.stdout
+
+
+def test_help_does_not_import_the_window_toolkit() -> None:
+    code = (
+        "import sys; from client.cli import build_parser; build_parser(); "
+        "print('arcade' in sys.modules or 'pyglet' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "False"
+
+
+def test_no_command_prints_usage_and_fails() -> None:
+    proc = _carom()
+    assert proc.returncode == 2
+    assert "usage: carom" in proc.stdout
