@@ -1,0 +1,358 @@
+"""Server-to-client messages (PROTOCOL.md "Server to client"), one class per ``t``.
+
+Room broadcasts carry ``seq`` (one more per broadcast in that room); direct answers carry ``re``
+(the request's ``id``). Nested payloads (``match``, ``room``, ``trajectory`` …) are plain maps
+built by the referee, the physics encoder and the server; docs/protocol.md describes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Final
+
+from shared.protocol.base import ServerMessage
+from shared.protocol.errors import ErrorCode
+from shared.protocol.fields import (
+    MAX_SAFE_INT,
+    check_bool,
+    check_choice,
+    check_int,
+    check_list,
+    check_map,
+    check_opt_bool,
+    check_opt_int,
+    check_opt_seat,
+    check_str,
+)
+
+STATUSES: Final = ("connected", "disconnected", "left")
+TEXT_MAX: Final = 1000  # server text fields (messages, calls, reasons)
+
+
+def _seq(value: object) -> None:
+    check_int("seq", value, 0)
+
+
+def _re(value: object) -> None:
+    check_opt_int("re", value)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Welcome(ServerMessage):
+    TYPE: ClassVar[str] = "welcome"
+    v: int
+    player_id: str
+    token: str  # secret identity token: send it in a later hello to stay the same player
+    server_time_ms: int
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_int("v", self.v, 0, 1000)
+        check_str("player_id", self.player_id, 64, 1)
+        check_str("token", self.token, 64, 1)
+        check_int("server_time_ms", self.server_time_ms, 0)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rooms(ServerMessage):
+    TYPE: ClassVar[str] = "rooms"
+    rooms: list[dict[str, Any]]
+    re: int | None = None
+
+    def _validate(self) -> None:
+        for i, room in enumerate(check_list("rooms", self.rooms)):
+            check_map(f"rooms[{i}]", room)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RoomCreated(ServerMessage):
+    TYPE: ClassVar[str] = "room_created"
+    room_id: str
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, 32, 1)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Joined(ServerMessage):
+    TYPE: ClassVar[str] = "joined"
+    room_id: str
+    seat: int
+    seat_token: str  # secret: the only key to this seat (rejoin)
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, 32, 1)
+        check_int("seat", self.seat, 0, 1)
+        check_str("seat_token", self.seat_token, 64, 1)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Left(ServerMessage):
+    TYPE: ClassVar[str] = "left"
+    room_id: str
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, 32, 1)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Snapshot(ServerMessage):
+    """The whole room now. ``seat`` is the receiver's own seat (null for a spectator)."""
+
+    TYPE: ClassVar[str] = "snapshot"
+    seq: int
+    room: dict[str, Any]
+    match: dict[str, Any]
+    seat: int | None = None
+    re: int | None = None
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_map("room", self.room)
+        check_map("match", self.match)
+        check_opt_seat("seat", self.seat)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StrokePlayed(ServerMessage):
+    """One stroke, simulated and refereed. Balls move from ``start_ms`` until ``rest_ms``."""
+
+    TYPE: ClassVar[str] = "stroke_played"
+    seq: int
+    shooter: int
+    stroke: dict[str, Any]
+    start_ms: int
+    rest_ms: int
+    trajectory: dict[str, Any]
+    events: list[Any]
+    result: dict[str, Any]
+    match: dict[str, Any]
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_int("shooter", self.shooter, 0, 1)
+        check_map("stroke", self.stroke)
+        check_int("start_ms", self.start_ms, 0)
+        check_int("rest_ms", self.rest_ms, 0)
+        check_map("trajectory", self.trajectory)
+        check_list("events", self.events)
+        check_map("result", self.result)
+        check_map("match", self.match)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LagResult(ServerMessage):
+    """Both lag strokes simulated together (R-LAG-3). ``winner`` null: the lag is repeated."""
+
+    TYPE: ClassVar[str] = "lag_result"
+    seq: int
+    winner: int | None
+    reason: str
+    trajectory: dict[str, Any]
+    start_ms: int | None = None
+    rest_ms: int | None = None
+    strokes: dict[str, Any] | None = None  # seat ("0"/"1") -> cue parameters, if sent
+    events: list[Any] | None = None
+    match: dict[str, Any] | None = None
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_opt_seat("winner", self.winner)
+        check_str("reason", self.reason, TEXT_MAX)
+        check_map("trajectory", self.trajectory)
+        check_opt_int("start_ms", self.start_ms, 0)
+        check_opt_int("rest_ms", self.rest_ms, 0)
+        if self.strokes is not None:
+            check_map("strokes", self.strokes)
+        if self.events is not None:
+            check_list("events", self.events)
+        if self.match is not None:
+            check_map("match", self.match)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Turn(ServerMessage):
+    """Who acts next and until when (null deadline: no clock running, e.g. time-out paused)."""
+
+    TYPE: ClassVar[str] = "turn"
+    seq: int
+    shooter: int | None
+    deadline_ms: int | None
+    phase: str | None = None
+    frozen: bool | None = None
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_opt_seat("shooter", self.shooter)
+        check_opt_int("deadline_ms", self.deadline_ms, 0)
+        if self.phase is not None:
+            check_str("phase", self.phase, 32)
+        check_opt_bool("frozen", self.frozen)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Call(ServerMessage):
+    """A referee announcement (RULES.md §10)."""
+
+    TYPE: ClassVar[str] = "call"
+    seq: int
+    code: str
+    text: str
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_str("code", self.code, 64, 1)
+        check_str("text", self.text, TEXT_MAX)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayerStatus(ServerMessage):
+    TYPE: ClassVar[str] = "player_status"
+    seq: int
+    seat: int
+    status: str
+    grace_until_ms: int | None = None
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_int("seat", self.seat, 0, 1)
+        check_choice("status", self.status, STATUSES)
+        check_opt_int("grace_until_ms", self.grace_until_ms, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GameOver(ServerMessage):
+    TYPE: ClassVar[str] = "game_over"
+    seq: int
+    winner: int | None  # null: a draw
+    reason: str
+    scoresheet: dict[str, Any]
+    match_id: int | None = None  # for get_replay
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_opt_seat("winner", self.winner)
+        check_str("reason", self.reason, TEXT_MAX)
+        check_map("scoresheet", self.scoresheet)
+        check_opt_int("match_id", self.match_id, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChatLine(ServerMessage):
+    """``from`` on the wire (a Python keyword, hence ``sender`` here)."""
+
+    TYPE: ClassVar[str] = "chat"
+    WIRE: ClassVar[dict[str, str]] = {"sender": "from"}
+    seq: int
+    sender: str  # the sender's name
+    text: str
+    seat: int | None = None  # the sender's seat, null for a spectator
+
+    def _validate(self) -> None:
+        _seq(self.seq)
+        check_str("from", self.sender, 64, 1)
+        check_str("text", self.text, TEXT_MAX)
+        check_opt_seat("seat", self.seat)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Error(ServerMessage):
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("code", self.code, 64, 1)
+        check_str("message", self.message, TEXT_MAX)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Pong(ServerMessage):
+    TYPE: ClassVar[str] = "pong"
+    server_time_ms: int
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_int("server_time_ms", self.server_time_ms, 0)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Matches(ServerMessage):
+    TYPE: ClassVar[str] = "matches"
+    matches: list[dict[str, Any]]
+    re: int | None = None
+
+    def _validate(self) -> None:
+        for i, m in enumerate(check_list("matches", self.matches)):
+            check_map(f"matches[{i}]", m)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Replay(ServerMessage):
+    TYPE: ClassVar[str] = "replay"
+    match_id: int
+    room: dict[str, Any]
+    strokes: list[dict[str, Any]]
+    finished: bool
+    scoresheet: dict[str, Any] | None = None
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_int("match_id", self.match_id, 1, MAX_SAFE_INT)
+        check_map("room", self.room)
+        for i, s in enumerate(check_list("strokes", self.strokes)):
+            check_map(f"strokes[{i}]", s)
+        check_bool("finished", self.finished)
+        if self.scoresheet is not None:
+            check_map("scoresheet", self.scoresheet)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Closing(ServerMessage):
+    """The server is shutting down; the room is saved. Reconnect later and ``rejoin``."""
+
+    TYPE: ClassVar[str] = "closing"
+    reason: str
+
+    def _validate(self) -> None:
+        check_str("reason", self.reason, TEXT_MAX)
+
+
+SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
+    Welcome,
+    Rooms,
+    RoomCreated,
+    Joined,
+    Left,
+    Snapshot,
+    StrokePlayed,
+    LagResult,
+    Turn,
+    Call,
+    PlayerStatus,
+    GameOver,
+    ChatLine,
+    Error,
+    Pong,
+    Matches,
+    Replay,
+    Closing,
+)
+
+
+def error(code: ErrorCode, message: str, re: int | None = None) -> Error:
+    return Error(code=code.value, message=message, re=re)

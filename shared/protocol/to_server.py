@@ -1,0 +1,295 @@
+"""Client-to-server messages (PROTOCOL.md "Client to server"), one class per ``t``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Final
+
+from shared.protocol.base import ClientMessage
+from shared.protocol.errors import BadField
+from shared.protocol.fields import (
+    check_choice,
+    check_int,
+    check_number,
+    check_opt_bool,
+    check_opt_int,
+    check_opt_str,
+    check_point,
+    check_str,
+    check_text,
+)
+
+PROTOCOL_VERSION: Final = 1
+
+# Wire names of the disciplines (equal to shared.rules.Discipline values; a test checks it).
+DISCIPLINES: Final = (
+    "three_cushion",
+    "one_cushion",
+    "straight_rail",
+    "balkline_47_2",
+    "balkline_47_1",
+    "balkline_71_2",
+    "balkline_71_1",
+)
+BALL_NAMES: Final = ("white", "yellow", "red")
+
+NAME_MAX: Final = 32  # characters in a player name
+TOKEN_MAX: Final = 64  # identity and seat tokens
+ROOM_ID_MAX: Final = 32
+PASSWORD_MAX: Final = 64
+CHAT_MAX: Final = 200  # PROTOCOL.md: chat text <= 200 chars
+TABLE_NAME_MAX: Final = 16
+
+# PHYSICS.md "What a stroke is". Duplicated from shared.physics.types on purpose: importing
+# shared.physics would pull pymunk into every bot; a test keeps the two in step.
+MAX_SPEED: Final = 8.0  # m/s
+MISCUE_LIMIT: Final = 0.6  # ball radii
+MAX_ELEVATION: Final = 89.0  # degrees
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hello(ClientMessage):
+    TYPE: ClassVar[str] = "hello"
+    v: int
+    name: str
+    token: str | None = None
+
+    def _validate(self) -> None:
+        check_int("v", self.v, 0, 1000)
+        check_text("name", self.name, NAME_MAX, 1)
+        check_opt_str("token", self.token, TOKEN_MAX, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListRooms(ClientMessage):
+    TYPE: ClassVar[str] = "list_rooms"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CreateRoom(ClientMessage):
+    """A new room. Options left out take the referee's defaults (RULES.md)."""
+
+    TYPE: ClassVar[str] = "create_room"
+    discipline: str
+    distance: int | None = None  # points to win a game (R-END-1)
+    shot_clock_s: int | None = None  # R-CLOCK-1, whole seconds, default 30
+    innings_limit: int | None = None  # R-END-3
+    sets: int | None = None  # R-END-4, best of N
+    equalizing: bool | None = None  # R-END-2
+    timeout_s: int | None = None  # R-TIMEOUT-1 length, whole seconds, default 60
+    grace_s: int | None = None  # R-END-5 reconnection grace, whole seconds, default 60
+    table: str | None = None  # shared.table.TABLES key, default "match"
+    private: bool | None = None
+    password: str | None = None
+    practice: bool | None = None  # one player, no lag, ``place`` allowed
+
+    def _validate(self) -> None:
+        check_choice("discipline", self.discipline, DISCIPLINES)
+        check_opt_int("distance", self.distance, 1, 10_000)
+        check_opt_int("shot_clock_s", self.shot_clock_s, 1, 600)
+        check_opt_int("innings_limit", self.innings_limit, 1, 10_000)
+        check_opt_int("sets", self.sets, 1, 9)
+        check_opt_bool("equalizing", self.equalizing)
+        check_opt_int("timeout_s", self.timeout_s, 1, 300)
+        check_opt_int("grace_s", self.grace_s, 1, 3600)
+        check_opt_str("table", self.table, TABLE_NAME_MAX, 1)
+        check_opt_bool("private", self.private)
+        check_opt_str("password", self.password, PASSWORD_MAX, 1)
+        check_opt_bool("practice", self.practice)
+        if self.password is not None and not self.private:
+            raise BadField("password needs private: true", field="password")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Join(ClientMessage):
+    TYPE: ClassVar[str] = "join"
+    room_id: str
+    password: str | None = None
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, ROOM_ID_MAX, 1)
+        check_opt_str("password", self.password, PASSWORD_MAX, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Spectate(ClientMessage):
+    TYPE: ClassVar[str] = "spectate"
+    room_id: str
+    password: str | None = None
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, ROOM_ID_MAX, 1)
+        check_opt_str("password", self.password, PASSWORD_MAX, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rejoin(ClientMessage):
+    TYPE: ClassVar[str] = "rejoin"
+    room_id: str
+    seat_token: str
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, ROOM_ID_MAX, 1)
+        check_str("seat_token", self.seat_token, TOKEN_MAX, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leave(ClientMessage):
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Stroke(ClientMessage):
+    """Cue parameters (PHYSICS.md); ``spot`` picks the breaker's starting spot (R-BREAK-1)."""
+
+    TYPE: ClassVar[str] = "stroke"
+    direction: float  # degrees, [0, 360)
+    speed: float  # m/s, (0, 8]
+    tip_x: float = 0.0  # ball radii
+    tip_y: float = 0.0  # ball radii
+    elevation: float = 0.0  # degrees, [0, 89]
+    spot: str | None = None  # "left" / "right", break only
+
+    def _validate(self) -> None:
+        check_number("direction", self.direction, 0.0, 360.0, hi_open=True)
+        check_number("speed", self.speed, 0.0, MAX_SPEED, lo_open=True)
+        tx = check_number("tip_x", self.tip_x, -MISCUE_LIMIT, MISCUE_LIMIT)
+        ty = check_number("tip_y", self.tip_y, -MISCUE_LIMIT, MISCUE_LIMIT)
+        if (tx * tx + ty * ty) ** 0.5 > MISCUE_LIMIT + 1e-12:
+            raise BadField(
+                f"hypot(tip_x, tip_y) must be at most {MISCUE_LIMIT} ball radii (miscue limit)",
+                field="tip_x",
+            )
+        check_number("elevation", self.elevation, 0.0, MAX_ELEVATION)
+        if self.spot is not None:
+            check_choice("spot", self.spot, ("left", "right"))
+
+    def cue(self) -> dict[str, float]:
+        """The five cue parameters as a map (what ``stroke_played.stroke`` carries)."""
+        return {
+            "direction": float(self.direction),
+            "speed": float(self.speed),
+            "tip_x": float(self.tip_x),
+            "tip_y": float(self.tip_y),
+            "elevation": float(self.elevation),
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ChooseBreak(ClientMessage):
+    TYPE: ClassVar[str] = "choose_break"
+    breaker: str  # "me" / "opponent"
+
+    def _validate(self) -> None:
+        check_choice("breaker", self.breaker, ("me", "opponent"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Respot(ClientMessage):
+    TYPE: ClassVar[str] = "respot"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Place(ClientMessage):
+    """Practice only: put some balls anywhere on the table (the room checks the table)."""
+
+    TYPE: ClassVar[str] = "place"
+    balls: dict[str, tuple[float, float]]
+
+    def _validate(self) -> None:
+        if not isinstance(self.balls, dict) or not self.balls:
+            raise BadField("balls must be a non-empty map of ball name to [x, y]", field="balls")
+        clean: dict[str, tuple[float, float]] = {}
+        for name, pos in self.balls.items():
+            check_choice("balls key", name, BALL_NAMES)
+            clean[name] = check_point(f"balls.{name}", pos)
+        object.__setattr__(self, "balls", clean)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeOut(ClientMessage):
+    TYPE: ClassVar[str] = "timeout"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Resume(ClientMessage):
+    TYPE: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Concede(ClientMessage):
+    TYPE: ClassVar[str] = "concede"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rematch(ClientMessage):
+    TYPE: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Chat(ClientMessage):
+    TYPE: ClassVar[str] = "chat"
+    text: str
+
+    def _validate(self) -> None:
+        check_text("text", self.text, CHAT_MAX, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Sync(ClientMessage):
+    TYPE: ClassVar[str] = "sync"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ping(ClientMessage):
+    TYPE: ClassVar[str] = "ping"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ListMatches(ClientMessage):
+    """Finished matches, newest first (for the replay browser)."""
+
+    TYPE: ClassVar[str] = "list_matches"
+    limit: int | None = None  # 1..100, default 20
+    player_id: str | None = None  # only matches this player played
+    before: int | None = None  # only matches finished before this match_id (paging)
+
+    def _validate(self) -> None:
+        check_opt_int("limit", self.limit, 1, 100)
+        check_opt_str("player_id", self.player_id, TOKEN_MAX, 1)
+        check_opt_int("before", self.before, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetReplay(ClientMessage):
+    """Every stroke of one match (finished or not), with the results the server decided."""
+
+    TYPE: ClassVar[str] = "get_replay"
+    match_id: int
+
+    def _validate(self) -> None:
+        check_int("match_id", self.match_id, 1)
+
+
+CLIENT_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
+    Hello,
+    ListRooms,
+    CreateRoom,
+    Join,
+    Spectate,
+    Rejoin,
+    Leave,
+    Stroke,
+    ChooseBreak,
+    Respot,
+    Place,
+    TimeOut,
+    Resume,
+    Concede,
+    Rematch,
+    Chat,
+    Sync,
+    Ping,
+    ListMatches,
+    GetReplay,
+)
