@@ -1,0 +1,445 @@
+"""The headless asyncio client: one connection to a carom server, kept alive.
+
+A :class:`Session` connects, says ``hello`` (reusing the identity token kept by
+:class:`~client.identity.IdentityStore`), and then tracks its room in :attr:`Session.state`
+(a :class:`~client.state.TableState`). Every server message, after it has been folded into the
+state, is put on :attr:`Session.events` and passed to every listener, so a program can either
+``await session.events.get()`` or register a callback. Synthetic ``{"t": "connection",
+"status": ...}`` events report the link itself (``connected``, ``lost``, ``restored``,
+``rejoin_failed``, ``closed``).
+
+When the connection drops, the session reconnects with exponential backoff, says ``hello`` with
+the same token, and ``rejoin``s its seat with the seat token (or spectates again), so a bot or a
+player finds the match where it was. A gap in a room's ``seq`` triggers one ``sync``. The server
+clock offset is estimated from the ``hello``/``welcome`` and ``ping``/``pong`` round trips
+(NTP's rule: the sample with the smallest round trip is the most trustworthy).
+
+Nothing here blocks the event loop: CPU-heavy work (a bot's search) belongs in an executor.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+from client import wire
+from client.identity import IdentityStore
+from client.state import TableState
+from shared.protocol.errors import ProtocolError
+from shared.protocol.to_server import PROTOCOL_VERSION
+
+log = logging.getLogger(__name__)
+
+Listener = Callable[[dict[str, Any]], None]
+
+CLOCK_SAMPLES = 8  # recent round trips kept for the offset estimate
+
+
+class ServerError(Exception):
+    """The server refused a request: ``code`` is the stable error code (PROTOCOL.md)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ConnectionLost(Exception):
+    """The connection dropped before the answer arrived (the session may be reconnecting)."""
+
+
+def local_ms() -> float:
+    return time.time() * 1000.0
+
+
+class Session:
+    """One player's (or spectator's) connection. See the module docstring and docs/bots.md."""
+
+    def __init__(
+        self,
+        url: str,
+        name: str = "player",
+        *,
+        identity: IdentityStore | None = None,
+        remember_identity: bool = True,
+        reconnect: bool = True,
+        ping_interval: float = 5.0,
+        backoff: tuple[float, float] = (0.25, 5.0),
+        request_timeout: float = 15.0,
+        queue_events: bool = True,
+    ) -> None:
+        self.url = url
+        self.name = name
+        self.identity = (identity or IdentityStore()) if remember_identity else None
+        self.reconnect = reconnect
+        self.ping_interval = ping_interval
+        self.backoff = backoff
+        self.request_timeout = request_timeout
+        self.state = TableState()
+        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._queue_events = queue_events
+        self.listeners: list[Listener] = []
+        self.token: str | None = None
+        self._ws: ClientConnection | None = None
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], float]] = {}
+        self._next_id = 1
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._spectate_password: str | None = None
+        self._closing = False
+        self._syncing = False
+        self._samples: list[tuple[float, float]] = []  # (rtt, offset)
+        self._ready = asyncio.Event()  # connected and greeted
+
+    # Life cycle ---------------------------------------------------------------------------
+    async def connect(self) -> dict[str, Any]:
+        """Open the connection and say hello; returns ``welcome``. Raises OSError (or
+        websockets' InvalidURI/InvalidHandshake) when the server cannot be reached."""
+        if self.identity is not None and self.token is None:
+            self.token = self.identity.load(self.url, self.name)
+        await self._open()
+        self._spawn(self._read_loop(), "carom-read")
+        if self.ping_interval > 0:
+            self._spawn(self._ping_loop(), "carom-ping")
+        welcome = await self._greet()
+        self._emit({"t": "connection", "status": "connected"})
+        return welcome
+
+    async def close(self) -> None:
+        """Close for good (no reconnection). Pending requests fail with ConnectionLost."""
+        self._closing = True
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        tasks = [t for t in self._tasks if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks.clear()
+        self._fail_pending()
+        self.state.connected = False
+
+    async def __aenter__(self) -> Session:
+        await self.connect()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def drop_connection(self) -> None:
+        """Close the socket as a network failure would, keeping everything else: the session
+        reconnects and rejoins by itself. (Tests and the demo use it; so can a curious user.)"""
+        ws = self._ws
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                ws.transport.abort()
+
+    # Time ---------------------------------------------------------------------------------
+    def server_now_ms(self) -> int:
+        """The server's clock now, as well as we can tell (deadlines are in this clock)."""
+        return int(local_ms() + self.state.clock_offset_ms)
+
+    def _clock_sample(self, sent: float, received: float, server_ms: object) -> None:
+        if not isinstance(server_ms, int | float):
+            return
+        rtt = received - sent
+        self._samples.append((rtt, server_ms - (sent + received) / 2))
+        del self._samples[:-CLOCK_SAMPLES]
+        best = min(self._samples)
+        self.state.rtt_ms = best[0]
+        self.state.clock_offset_ms = best[1]
+
+    # Requests -----------------------------------------------------------------------------
+    async def request(self, t: str, **fields: Any) -> dict[str, Any]:
+        """Send a request and wait for the server's direct answer (the message whose ``re``
+        echoes our id). Raises :class:`ServerError` when the answer is ``error``,
+        :class:`ConnectionLost` when the link drops first, TimeoutError after
+        ``request_timeout``, and ProtocolError (before sending) for bad fields."""
+        msg_id, fut = self._new_request()
+        await self._send(t, msg_id, fields)
+        try:
+            return await asyncio.wait_for(fut, self.request_timeout)
+        finally:
+            self._pending.pop(msg_id, None)
+
+    async def send(self, t: str, **fields: Any) -> int:
+        """Send without waiting; returns the id (an ``error`` answer arrives as an event with
+        ``re`` equal to it)."""
+        msg_id = self._next_id
+        self._next_id += 1
+        await self._send(t, msg_id, fields)
+        return msg_id
+
+    def _new_request(self) -> tuple[int, asyncio.Future[dict[str, Any]]]:
+        msg_id = self._next_id
+        self._next_id += 1
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[msg_id] = (fut, local_ms())
+        return msg_id, fut
+
+    async def _send(self, t: str, msg_id: int, fields: dict[str, Any]) -> None:
+        frame = wire.encode(wire.request(t, id=msg_id, **fields))  # ProtocolError: bad field
+        ws = self._ws
+        if ws is None:
+            raise ConnectionLost("not connected")
+        try:
+            await ws.send(frame)
+        except websockets.ConnectionClosed as exc:
+            raise ConnectionLost(str(exc)) from None
+
+    # The protocol's requests, one method each (PROTOCOL.md "Client to server") ------------
+    async def list_rooms(self) -> list[dict[str, Any]]:
+        rooms = (await self.request("list_rooms")).get("rooms")
+        return list(rooms) if isinstance(rooms, list) else []
+
+    async def create_room(self, discipline: str, **options: Any) -> str:
+        """Create a room (options as in PROTOCOL.md ``create_room``); returns its id. Creating
+        does not seat us: call :meth:`join` next."""
+        answer = await self.request("create_room", discipline=discipline, **options)
+        return str(answer["room_id"])
+
+    async def join(self, room_id: str, password: str | None = None) -> int:
+        """Take a free seat; returns the seat (0/1). The seat token is kept for ``rejoin``."""
+        answer = await self.request("join", room_id=room_id, password=password)
+        if answer.get("t") == "joined":
+            self.state.enter_room(
+                str(answer["room_id"]), int(answer["seat"]), str(answer["seat_token"])
+            )
+        if self.state.seq is None:
+            with contextlib.suppress(ServerError, TimeoutError):
+                await self.request("sync")
+        return int(answer["seat"])
+
+    async def spectate(self, room_id: str, password: str | None = None) -> dict[str, Any]:
+        self.state.enter_room(room_id, None, None)
+        self._spectate_password = password
+        return await self.request("spectate", room_id=room_id, password=password)
+
+    async def leave(self) -> None:
+        with contextlib.suppress(ServerError):
+            await self.send("leave")
+        self.state.leave_room()
+
+    async def stroke(
+        self,
+        direction: float,
+        speed: float,
+        tip_x: float = 0.0,
+        tip_y: float = 0.0,
+        elevation: float = 0.0,
+        spot: str | None = None,
+    ) -> int:
+        return await self.send(
+            "stroke",
+            direction=direction % 360.0,
+            speed=speed,
+            tip_x=tip_x,
+            tip_y=tip_y,
+            elevation=elevation,
+            spot=spot,
+        )
+
+    async def choose_break(self, breaker: str) -> int:
+        return await self.send("choose_break", breaker=breaker)
+
+    async def respot(self) -> int:
+        return await self.send("respot")
+
+    async def place(self, balls: dict[str, tuple[float, float]]) -> dict[str, Any]:
+        return await self.request("place", balls=balls)
+
+    async def timeout(self) -> int:
+        return await self.send("timeout")
+
+    async def resume(self) -> int:
+        return await self.send("resume")
+
+    async def concede(self) -> int:
+        return await self.send("concede")
+
+    async def rematch(self) -> int:
+        return await self.send("rematch")
+
+    async def chat(self, text: str) -> int:
+        return await self.send("chat", text=text)
+
+    async def sync(self) -> dict[str, Any]:
+        return await self.request("sync")
+
+    async def ping(self) -> float:
+        """One round trip; updates the clock offset; returns the round trip in ms."""
+        sent = local_ms()
+        pong = await self.request("ping")
+        received = local_ms()
+        self._clock_sample(sent, received, pong.get("server_time_ms"))
+        return received - sent
+
+    # Waiting ------------------------------------------------------------------------------
+    async def wait_for(
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float | None = None
+    ) -> dict[str, Any]:
+        """The next event (from now on) for which ``predicate`` is true."""
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+
+        def listener(msg: dict[str, Any]) -> None:
+            if not fut.done() and predicate(msg):
+                fut.set_result(msg)
+
+        self.listeners.append(listener)
+        try:
+            return await asyncio.wait_for(fut, timeout)
+        finally:
+            self.listeners.remove(listener)
+
+    # Internals ----------------------------------------------------------------------------
+    async def _open(self) -> None:
+        self._ws = await websockets.connect(
+            self.url, max_size=wire.MAX_FRAME, open_timeout=10, ping_interval=10
+        )
+        self.state.connected = True
+
+    async def _greet(self) -> dict[str, Any]:
+        sent = local_ms()
+        welcome = await self.request("hello", v=PROTOCOL_VERSION, name=self.name, token=self.token)
+        self._clock_sample(sent, local_ms(), welcome.get("server_time_ms"))
+        self.state.player_id = str(welcome.get("player_id"))
+        token = welcome.get("token")
+        if isinstance(token, str):
+            self.token = token
+            if self.identity is not None:
+                try:
+                    self.identity.save(self.url, self.name, token)
+                except OSError as exc:  # a read-only home must not stop a match
+                    log.warning("could not save the identity token: %s", exc)
+        self._ready.set()
+        return welcome
+
+    async def _resume(self) -> None:
+        """After a reconnection: greet, then take our seat back (or watch again)."""
+        try:
+            await self._greet()
+            room_id = self.state.room_id
+            if room_id is not None and self.state.seat_token is not None:
+                try:
+                    answer = await self.request(
+                        "rejoin", room_id=room_id, seat_token=self.state.seat_token
+                    )
+                except ServerError as exc:
+                    self.state.leave_room()
+                    self._emit(
+                        {
+                            "t": "connection",
+                            "status": "rejoin_failed",
+                            "code": exc.code,
+                            "message": exc.message,
+                        }
+                    )
+                    return
+                if answer.get("t") != "snapshot":
+                    await self.request("sync")
+            elif room_id is not None and self.state.spectating:
+                await self.request("spectate", room_id=room_id, password=self._spectate_password)
+            self._emit({"t": "connection", "status": "restored"})
+        except (ConnectionLost, TimeoutError, ServerError) as exc:
+            log.info("resuming the session failed (%s); the read loop will retry", exc)
+
+    async def _read_loop(self) -> None:
+        attempt = 0
+        while not self._closing:
+            ws = self._ws
+            if ws is not None:
+                try:
+                    async for frame in ws:
+                        attempt = 0
+                        self._on_frame(frame)
+                except websockets.ConnectionClosed:
+                    pass
+                if self._closing:
+                    break
+                self.state.connected = False
+                self._ready.clear()
+                self._fail_pending()
+                self._emit({"t": "connection", "status": "lost"})
+                if not self.reconnect:
+                    break
+            # Exponential backoff with jitter, so a restarted server is not hit by every
+            # client at the same instant.
+            delay = min(self.backoff[1], self.backoff[0] * 2**attempt) * random.uniform(0.8, 1.2)
+            attempt += 1
+            await asyncio.sleep(delay)
+            try:
+                await self._open()
+            except (OSError, TimeoutError, websockets.WebSocketException) as exc:
+                self._ws = None
+                log.info("reconnect attempt %d failed: %s", attempt, exc)
+                continue
+            self._spawn(self._resume(), "carom-resume")
+        self._emit({"t": "connection", "status": "closed"})
+
+    async def _ping_loop(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(self.ping_interval)
+            if not self._ready.is_set():
+                continue
+            with contextlib.suppress(ConnectionLost, TimeoutError, ServerError):
+                await self.ping()
+
+    def _on_frame(self, frame: bytes | str) -> None:
+        try:
+            msg = wire.decode(frame)
+        except ProtocolError as exc:
+            log.warning("dropped a bad frame from the server: %s", exc)
+            return
+        outcome = self.state.apply(msg)
+        if outcome == "gap" and not self._syncing:
+            self._syncing = True
+            self._spawn(self._sync_after_gap(), "carom-sync")
+        re = msg.get("re")
+        if isinstance(re, int) and re in self._pending:
+            fut, _sent = self._pending.pop(re)
+            if not fut.done():
+                if msg.get("t") == "error":
+                    fut.set_exception(
+                        ServerError(str(msg.get("code")), str(msg.get("message", "")))
+                    )
+                else:
+                    fut.set_result(msg)
+        if outcome != "stale":
+            self._emit(msg)
+
+    async def _sync_after_gap(self) -> None:
+        try:
+            with contextlib.suppress(ConnectionLost, TimeoutError, ServerError):
+                await self.request("sync")
+        finally:
+            self._syncing = False
+
+    def _spawn(self, coro: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.create_task(coro, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _fail_pending(self) -> None:
+        for fut, _sent in self._pending.values():
+            if not fut.done():
+                fut.set_exception(ConnectionLost("the connection dropped"))
+        self._pending.clear()
+
+    def _emit(self, msg: dict[str, Any]) -> None:
+        if self._queue_events:
+            self.events.put_nowait(msg)
+        for listener in list(self.listeners):
+            try:
+                listener(msg)
+            except Exception:  # one broken listener must not stop the others or the session
+                log.exception("session listener failed")
