@@ -1,0 +1,123 @@
+"""Match options: the discipline and every number the rule books leave to "the federation".
+
+RULES.md says where a seed leaves a number open the game makes it a match option; the defaults
+below are the game's decisions, each documented in ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from shared.table import TABLES, TableSpec, table_by_name
+
+
+class Discipline(StrEnum):
+    """The carom disciplines; each value is the wire name (PROTOCOL.md ``create_room``)."""
+
+    THREE_CUSHION = "three_cushion"
+    ONE_CUSHION = "one_cushion"
+    STRAIGHT_RAIL = "straight_rail"
+    BALKLINE_47_2 = "balkline_47_2"
+    BALKLINE_47_1 = "balkline_47_1"
+    BALKLINE_71_2 = "balkline_71_2"
+    BALKLINE_71_1 = "balkline_71_1"
+
+    @property
+    def is_balkline(self) -> bool:
+        return self.value.startswith("balkline")
+
+    @property
+    def countdown_from(self) -> int:
+        """R-CALL-2: the referee counts down from 3 in three-cushion, from 5 elsewhere."""
+        return 3 if self is Discipline.THREE_CUSHION else 5
+
+
+# R-END-1: the seeds leave the distance to the federation. These are club-level distances sized
+# for an online sitting of roughly half an hour at a 30 s shot clock (see docs/rules.md).
+DEFAULT_DISTANCE: Final[dict[Discipline, int]] = {
+    Discipline.THREE_CUSHION: 25,
+    Discipline.ONE_CUSHION: 50,
+    Discipline.STRAIGHT_RAIL: 100,
+    Discipline.BALKLINE_47_2: 100,
+    Discipline.BALKLINE_47_1: 75,
+    Discipline.BALKLINE_71_2: 100,
+    Discipline.BALKLINE_71_1: 75,
+}
+
+MAX_TIMEOUT_S: Final[int] = 300  # R-TIMEOUT-1: at most 5 minutes
+
+
+@dataclass(frozen=True, slots=True)
+class MatchOptions:
+    """Everything that is fixed for a match. Validates itself; a bad value raises ValueError."""
+
+    discipline: Discipline = Discipline.THREE_CUSHION
+    distance: int | None = None  # points per game/set; None = DEFAULT_DISTANCE[discipline]
+    shot_clock_s: int = 30  # R-CLOCK-1
+    innings_limit: int | None = None  # R-END-3: None = no limit
+    sets: int = 1  # R-END-4: best of ``sets`` games
+    equalizing: bool = True  # R-END-2; only applies when sets == 1 (set play turns it off)
+    timeout_s: int = 60  # R-TIMEOUT-1 length, up to 300 s
+    timeouts_per_game: int = 1  # R-TIMEOUT-1: per player per game (per set in set play)
+    grace_s: int = 60  # R-END-5: reconnection grace before a forfeit
+    no_show_s: int = 120  # R-END-5: grace for a seated player absent at the start
+    table: str = "match"  # a name in shared.table.TABLES (R-TABLE-1)
+    practice: bool = False  # one player, no lag, no clock, ``Place`` allowed
+    corner_zone_leg: float = 0.71  # m, R-DISC-FREE corner triangles' legs (match table)
+
+    def __post_init__(self) -> None:
+        # Accept the wire name too, so a server can pass what the client sent.
+        if not isinstance(self.discipline, Discipline):
+            try:
+                object.__setattr__(self, "discipline", Discipline(self.discipline))
+            except ValueError:
+                names = ", ".join(d.value for d in Discipline)
+                raise ValueError(
+                    f"unknown discipline {self.discipline!r}; known: {names}"
+                ) from None
+        _positive_int("shot_clock_s", self.shot_clock_s, 5, 600)
+        _positive_int("sets", self.sets, 1, 9)
+        _positive_int("timeout_s", self.timeout_s, 1, MAX_TIMEOUT_S)
+        _positive_int("timeouts_per_game", self.timeouts_per_game, 0, 10)
+        _positive_int("grace_s", self.grace_s, 1, 3600)
+        _positive_int("no_show_s", self.no_show_s, 1, 3600)
+        if self.distance is not None:
+            _positive_int("distance", self.distance, 1, 10_000)
+        if self.innings_limit is not None:
+            _positive_int("innings_limit", self.innings_limit, 1, 10_000)
+        if not isinstance(self.equalizing, bool) or not isinstance(self.practice, bool):
+            raise ValueError("equalizing and practice must be true or false")
+        if self.table not in TABLES:
+            raise ValueError(f"unknown table {self.table!r}; known: {', '.join(TABLES)}")
+        spec = table_by_name(self.table)
+        if not 0.1 <= self.corner_zone_leg <= spec.width / 2:
+            raise ValueError(
+                f"corner_zone_leg must be in [0.1, {spec.width / 2}] m, got {self.corner_zone_leg}"
+            )
+
+    @property
+    def target(self) -> int:
+        """The distance actually played (R-END-1)."""
+        return self.distance if self.distance is not None else DEFAULT_DISTANCE[self.discipline]
+
+    @property
+    def table_spec(self) -> TableSpec:
+        return table_by_name(self.table)
+
+    @property
+    def equalizing_applies(self) -> bool:
+        """R-END-2: the equalizing inning is on by option, but set play (R-END-4) turns it off."""
+        return self.equalizing and self.sets == 1
+
+    @property
+    def sets_to_win(self) -> int:
+        return self.sets // 2 + 1
+
+
+def _positive_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
