@@ -38,6 +38,10 @@ class StrokeError(ValueError):
     """A stroke's cue parameters are out of range, NaN or infinite (PHYSICS.md)."""
 
 
+class PositionError(ValueError):
+    """Start positions a simulation cannot take: off the playing surface, overlapping, NaN."""
+
+
 @dataclass(frozen=True, slots=True)
 class Stroke:
     """Cue parameters, the only thing a client sends for a stroke (PHYSICS.md)."""

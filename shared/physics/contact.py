@@ -1,0 +1,116 @@
+"""Collision laws: ball–ball and ball–cushion, as instantaneous impulses.
+
+Both laws share one shape: a normal impulse with restitution, then a Coulomb friction impulse at
+the contact point opposing the slip there, capped at the impulse that would stop the slip. The
+cap makes friction dissipative by construction, so no collision can add energy.
+
+Ball–ball (Alciatore TP A.14): equal spheres, restitution ``e_b``; the friction coefficient
+depends on the slip speed, ``μ = a + b·exp(−c·|u_t|)``. Friction is what throws the object ball
+on a cut and transfers side spin.
+
+Ball–cushion (after Han 2005, "Dynamics in carom and three cushion billiards", J. Mech. Sci.
+Tech. 19): the nose touches the ball above its equator at ``θ = asin(h/R − 1)`` (11.7° for a
+37 mm nose and a 61.5 mm ball), so the normal impulse points along the line from the nose to the
+centre, partly into the slate. The slip of the contact point there couples top/back spin and side
+spin into the rebound (running english lengthens the angle; a rolling ball comes off the rail
+sliding and curves). The slip direction is taken at the start of the impact (Han's closed form);
+Mathavan 2010 integrates its change through the impact.
+"""
+
+from __future__ import annotations
+
+import math
+
+from shared.physics.spec import PhysicsSpec
+
+Vec3 = tuple[float, float, float]
+
+
+def _cross(a: Vec3, b: Vec3) -> Vec3:
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def ball_ball(
+    p1: Vec3,
+    v1: Vec3,
+    w1: Vec3,
+    p2: Vec3,
+    v2: Vec3,
+    w2: Vec3,
+    radius: float,
+    mass: float,
+    spec: PhysicsSpec,
+) -> tuple[Vec3, Vec3, Vec3, Vec3]:
+    """New (v1, w1, v2, w2) after ball 1 at ``p1`` hits ball 2 at ``p2``."""
+    dx, dy, dz = p2[0] - p1[0], p2[1] - p1[1], p2[2] - p1[2]
+    dist = math.sqrt(dx * dx + dy * dy + dz * dz)
+    n = (dx / dist, dy / dist, dz / dist)
+    vr = (v1[0] - v2[0], v1[1] - v2[1], v1[2] - v2[2])
+    vn = vr[0] * n[0] + vr[1] * n[1] + vr[2] * n[2]
+    if vn <= 0.0:
+        return v1, w1, v2, w2  # already separating
+    pn = (1.0 + spec.e_ball) * 0.5 * mass * vn
+    # Slip of the contact point of ball 1 relative to ball 2.
+    ws = (w1[0] + w2[0], w1[1] + w2[1], w1[2] + w2[2])
+    rw = _cross(ws, n)
+    u = (vr[0] + radius * rw[0], vr[1] + radius * rw[1], vr[2] + radius * rw[2])
+    un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2]
+    ut = (u[0] - un * n[0], u[1] - un * n[1], u[2] - un * n[2])
+    slip = math.sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2])
+    j = (-pn * n[0], -pn * n[1], -pn * n[2])  # impulse on ball 1
+    dw: Vec3 = (0.0, 0.0, 0.0)
+    if slip > 0.0:
+        mu = spec.ball_friction_a + spec.ball_friction_b * math.exp(-spec.ball_friction_c * slip)
+        # Each ball's contact point moves 7/(2m) per unit tangential impulse: 7/m relative.
+        lam = min(mu * pn, mass * slip / 7.0)
+        j = (j[0] - lam * ut[0] / slip, j[1] - lam * ut[1] / slip, j[2] - lam * ut[2] / slip)
+        inertia = 0.4 * mass * radius * radius
+        tq = _cross(n, j)
+        # r1 × J = R·n × J, and for ball 2 (−R·n) × (−J) is the same.
+        dw = (radius * tq[0] / inertia, radius * tq[1] / inertia, radius * tq[2] / inertia)
+    im = 1.0 / mass
+    nv1 = (v1[0] + j[0] * im, v1[1] + j[1] * im, v1[2] + j[2] * im)
+    nv2 = (v2[0] - j[0] * im, v2[1] - j[1] * im, v2[2] - j[2] * im)
+    nw1 = (w1[0] + dw[0], w1[1] + dw[1], w1[2] + dw[2])
+    nw2 = (w2[0] + dw[0], w2[1] + dw[1], w2[2] + dw[2])
+    return nv1, nw1, nv2, nw2
+
+
+def nose_angle(cushion_height: float, radius: float) -> float:
+    """Angle of the cushion contact above the ball's equator, radians (PHYSICS.md: ≈ 11.7°)."""
+    return math.asin(max(-1.0, min(1.0, cushion_height / radius - 1.0)))
+
+
+def ball_cushion(
+    v: Vec3,
+    w: Vec3,
+    inward: tuple[float, float],
+    theta: float,
+    radius: float,
+    mass: float,
+    spec: PhysicsSpec,
+) -> tuple[Vec3, Vec3]:
+    """New (v, w) after a ball hits a cushion whose inward normal (into the table) is ``inward``."""
+    ct, st = math.cos(theta), math.sin(theta)
+    n = (-inward[0] * ct, -inward[1] * ct, st)  # centre → contact point (unit)
+    vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2]
+    if vn <= 0.0:
+        return v, w  # moving away
+    pn = (1.0 + spec.e_cushion) * mass * vn
+    v1 = (v[0] - pn * n[0] / mass, v[1] - pn * n[1] / mass, v[2] - pn * n[2] / mass)
+    r = (radius * n[0], radius * n[1], radius * n[2])
+    wr = _cross(w, r)
+    u = (v1[0] + wr[0], v1[1] + wr[1], v1[2] + wr[2])
+    un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2]
+    ut = (u[0] - un * n[0], u[1] - un * n[1], u[2] - un * n[2])
+    slip = math.sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2])
+    if slip == 0.0:
+        return v1, w
+    # A single contact point moves 7/(2m) per unit tangential impulse.
+    lam = min(spec.mu_cushion * pn, 2.0 * mass * slip / 7.0)
+    jt = (-lam * ut[0] / slip, -lam * ut[1] / slip, -lam * ut[2] / slip)
+    inertia = 0.4 * mass * radius * radius
+    tq = _cross(r, jt)
+    v2 = (v1[0] + jt[0] / mass, v1[1] + jt[1] / mass, v1[2] + jt[2] / mass)
+    w2 = (w[0] + tq[0] / inertia, w[1] + tq[1] / inertia, w[2] + tq[2] / inertia)
+    return v2, w2

@@ -1,0 +1,147 @@
+"""Motion phases of one ball on the cloth, in closed form (PHYSICS.md "Cloth").
+
+A ball is in exactly one phase at a time. Within a phase every force is constant, so position is
+quadratic and angular velocity linear in time; :func:`start_phase` builds that segment from a
+state and says when and how the phase ends.
+
+- sliding: the contact point slips with velocity ``u = v + w × (−R·ẑ)``. Friction ``μs·m·g``
+  opposes ``u``; ``du/dt = −(7/2)·μs·g·û``, so ``û`` never turns and the phase lasts
+  ``2|u|/(7·μs·g)``. The path is a parabola whenever ``û`` is not along ``v`` (draw, follow and
+  massé curves).
+- rolling: ``u = 0``; rolling resistance decelerates at ``μr·g`` along ``v``.
+- spinning: only z-spin is left; it decays at a constant rate.
+- airborne: free flight under gravity; spin is constant.
+- stationary.
+
+z-spin decays at the same constant rate in every phase on the slate; when it reaches zero inside
+a sliding or rolling phase the segment is split (no event is logged for that).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Final, Literal
+
+from shared.physics.spec import PhysicsSpec
+from shared.physics.types import Segment
+
+Phase = Literal["stationary", "spinning", "rolling", "sliding", "airborne"]
+# What happens when a phase ends: start rolling, stop translating, z-spin reaches zero, land.
+PhaseEnd = Literal["roll", "stop", "wz", "land", "never"]
+
+Vec3 = tuple[float, float, float]
+ZERO3: Final[Vec3] = (0.0, 0.0, 0.0)
+INF: Final = math.inf
+
+
+class Motion:
+    """One ball's current segment, its phase, and when the phase ends (absolute time)."""
+
+    __slots__ = ("end", "phase", "seg", "t_end")
+
+    def __init__(self, seg: Segment, phase: Phase, t_end: float, end: PhaseEnd) -> None:
+        self.seg = seg
+        self.phase = phase
+        self.t_end = t_end
+        self.end = end
+
+
+def state_at(seg: Segment, t: float) -> tuple[Vec3, Vec3, Vec3]:
+    """Position, velocity and angular velocity of a segment at absolute time ``t``."""
+    tau = t - seg.t0
+    p, v, a, w, al = seg.pos, seg.vel, seg.acc, seg.spin, seg.spin_acc
+    h = 0.5 * tau * tau
+    return (
+        (p[0] + v[0] * tau + a[0] * h, p[1] + v[1] * tau + a[1] * h, p[2] + v[2] * tau + a[2] * h),
+        (v[0] + a[0] * tau, v[1] + a[1] * tau, v[2] + a[2] * tau),
+        (w[0] + al[0] * tau, w[1] + al[1] * tau, w[2] + al[2] * tau),
+    )
+
+
+def _z_spin(wz: float, spec: PhysicsSpec) -> tuple[float, float]:
+    """(z angular acceleration, time until z-spin is zero) for a ball on the slate."""
+    if abs(wz) <= spec.eps_spin:
+        return 0.0, INF
+    return -math.copysign(spec.spin_decel, wz), abs(wz) / spec.spin_decel
+
+
+def start_phase(
+    t0: float, pos: Vec3, vel: Vec3, spin: Vec3, radius: float, spec: PhysicsSpec
+) -> Motion:
+    """Classify the state and build the closed-form segment that starts at ``t0``."""
+    x, y, z = pos
+    vx, vy, vz = vel
+    wx, wy, wz = spin
+    r = radius
+    if z > 0.0 or vz > 0.0:
+        g = spec.g
+        # Land when z(τ) = z + vz·τ − g·τ²/2 reaches 0 (positive root).
+        tau = (vz + math.sqrt(vz * vz + 2.0 * g * max(z, 0.0))) / g
+        seg = Segment(t0, (x, y, max(z, 0.0)), (vx, vy, vz), (0.0, 0.0, -g), (wx, wy, wz), ZERO3)
+        return Motion(seg, "airborne", t0 + tau, "land")
+    ux = vx - r * wy
+    uy = vy + r * wx
+    slip = math.hypot(ux, uy)
+    alz, t_wz = _z_spin(wz, spec)
+    if alz == 0.0:
+        wz = 0.0
+    if slip > spec.eps_speed:
+        f = spec.mu_slide * spec.g
+        ax, ay = -f * ux / slip, -f * uy / slip
+        # The cloth force m·a acts at the contact point (0, 0, −R): dω/dt = (5/(2R))·(ay, −ax).
+        k = 2.5 / r
+        t_slide = 2.0 * slip / (7.0 * f)
+        seg = Segment(
+            t0, (x, y, 0.0), (vx, vy, 0.0), (ax, ay, 0.0), (wx, wy, wz), (k * ay, -k * ax, alz)
+        )
+        if t_wz < t_slide:
+            return Motion(seg, "sliding", t0 + t_wz, "wz")
+        return Motion(seg, "sliding", t0 + t_slide, "roll")
+    speed = math.hypot(vx, vy)
+    if speed > spec.eps_speed:
+        f = spec.mu_roll * spec.g
+        ax, ay = -f * vx / speed, -f * vy / speed
+        # Rolling without slip: wx = −vy/R, wy = vx/R, kept exact by construction.
+        seg = Segment(
+            t0,
+            (x, y, 0.0),
+            (vx, vy, 0.0),
+            (ax, ay, 0.0),
+            (-vy / r, vx / r, wz),
+            (-ay / r, ax / r, alz),
+        )
+        t_stop = speed / f
+        if t_wz < t_stop:
+            return Motion(seg, "rolling", t0 + t_wz, "wz")
+        return Motion(seg, "rolling", t0 + t_stop, "stop")
+    if wz != 0.0:
+        seg = Segment(t0, (x, y, 0.0), ZERO3, ZERO3, (0.0, 0.0, wz), (0.0, 0.0, alz))
+        return Motion(seg, "spinning", t0 + t_wz, "stop")
+    return Motion(Segment(t0, (x, y, 0.0), ZERO3, ZERO3, ZERO3, ZERO3), "stationary", INF, "never")
+
+
+def end_phase(
+    m: Motion, pos: Vec3, vel: Vec3, spin: Vec3, radius: float, spec: PhysicsSpec
+) -> tuple[Motion, bool]:
+    """The motion after ``m`` ends at ``m.t_end`` (state there given), and whether the ball
+    bounced off the slate."""
+    t = m.t_end
+    p, v, w = pos, vel, spin
+    bounced = False
+    if m.end == "roll":
+        # Snap to exact rolling: the slip is zero up to rounding at this instant.
+        w = (-v[1] / radius, v[0] / radius, w[2])
+    elif m.end == "stop":
+        v = ZERO3
+        w = (0.0, 0.0, w[2] if m.phase == "rolling" else 0.0)
+    elif m.end == "wz":
+        w = (w[0], w[1], 0.0)
+        if m.phase == "rolling":
+            w = (-v[1] / radius, v[0] / radius, 0.0)
+    elif m.end == "land":
+        up = -spec.e_slate * v[2]
+        vz = up if up >= spec.min_bounce_speed else 0.0
+        bounced = vz > 0.0
+        p = (p[0], p[1], 0.0)
+        v = (v[0], v[1], vz)
+    return start_phase(t, p, v, w, radius, spec), bounced

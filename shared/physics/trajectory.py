@@ -1,0 +1,116 @@
+"""Reading and shipping trajectories: evaluate at any time, encode for msgpack, decode.
+
+Pure code (no pymunk): clients and bots import it bare. A trajectory maps each ball to its
+segments; each segment is exact closed-form motion from its ``t0`` to the next segment's ``t0``
+(the last one lasts forever: a ball at rest, or the flight of a ball that left the table).
+
+Wire form (:func:`encode_trajectory`): ``{ball name: flat list}`` with 16 numbers per segment in
+the order ``t0, pos[3], vel[3], acc[3], spin[3], spin_acc[3]``. Zeros are sent as the integer 0
+(one msgpack byte instead of nine); every other number is the exact float, so decoding gives back
+bit-identical segments.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from shared.physics.types import Segment, ShotResult
+from shared.table import BALLS, BallName, Point
+
+Vec3 = tuple[float, float, float]
+SEGMENT_WIDTH: Final = 16
+Trajectory = Mapping[BallName, Sequence[Segment]]
+
+
+def _segments(source: ShotResult | Trajectory, ball: BallName) -> Sequence[Segment]:
+    traj = source.trajectory if isinstance(source, ShotResult) else source
+    try:
+        return traj[ball]
+    except KeyError:
+        raise ValueError(f"no trajectory for ball {ball!r}") from None
+
+
+def segment_at(segments: Sequence[Segment], t: float) -> Segment:
+    """The segment in force at time ``t`` (the first one before it starts)."""
+    if not segments:
+        raise ValueError("empty trajectory")
+    i = bisect.bisect_right(segments, t, key=lambda s: s.t0) - 1
+    return segments[max(i, 0)]
+
+
+def state_at(segments: Sequence[Segment], t: float) -> tuple[Vec3, Vec3, Vec3]:
+    """Position, velocity and spin of a ball at time ``t`` (3-D, exact)."""
+    s = segment_at(segments, t)
+    tau = max(t - s.t0, 0.0)
+    p, v, a, w, al = s.pos, s.vel, s.acc, s.spin, s.spin_acc
+    h = 0.5 * tau * tau
+    return (
+        (p[0] + v[0] * tau + a[0] * h, p[1] + v[1] * tau + a[1] * h, p[2] + v[2] * tau + a[2] * h),
+        (v[0] + a[0] * tau, v[1] + a[1] * tau, v[2] + a[2] * tau),
+        (w[0] + al[0] * tau, w[1] + al[1] * tau, w[2] + al[2] * tau),
+    )
+
+
+def position_at(source: ShotResult | Trajectory, ball: BallName, t: float) -> Point:
+    """Where ``ball`` is at time ``t`` (seconds since the strike), in the table plane."""
+    p = state_at(_segments(source, ball), t)[0]
+    return (p[0], p[1])
+
+
+def height_at(source: ShotResult | Trajectory, ball: BallName, t: float) -> float:
+    """Height of the ball's centre above its resting height at ``t`` (0 on the slate)."""
+    return state_at(_segments(source, ball), t)[0][2]
+
+
+def _pack(x: float) -> float | int:
+    return 0 if x == 0.0 else x
+
+
+def encode_trajectory(trajectory: Trajectory) -> dict[str, list[float | int]]:
+    """A compact msgpack-friendly form: ball name → flat list of numbers (see module doc)."""
+    out: dict[str, list[float | int]] = {}
+    for ball, segs in trajectory.items():
+        flat: list[float | int] = []
+        for s in segs:
+            flat.append(_pack(s.t0))
+            for vec in (s.pos, s.vel, s.acc, s.spin, s.spin_acc):
+                flat.extend((_pack(vec[0]), _pack(vec[1]), _pack(vec[2])))
+        out[ball] = flat
+    return out
+
+
+def decode_trajectory(obj: object) -> dict[BallName, tuple[Segment, ...]]:
+    """Inverse of :func:`encode_trajectory`; raises ValueError on anything malformed."""
+    if not isinstance(obj, Mapping):
+        raise ValueError(f"trajectory must be a map of ball name to numbers, got {type(obj)}")
+    out: dict[BallName, tuple[Segment, ...]] = {}
+    for ball, flat in obj.items():
+        if ball not in BALLS:
+            raise ValueError(f"unknown ball {ball!r} in trajectory")
+        if not isinstance(flat, list | tuple) or not flat or len(flat) % SEGMENT_WIDTH:
+            raise ValueError(f"trajectory of {ball} must be a non-empty list of 16·n numbers")
+        nums: list[float] = []
+        for x in flat:
+            if isinstance(x, bool) or not isinstance(x, int | float) or not math.isfinite(x):
+                raise ValueError(f"trajectory of {ball} holds a non-number or non-finite {x!r}")
+            nums.append(float(x))
+        segs: list[Segment] = []
+        for k in range(0, len(nums), SEGMENT_WIDTH):
+            n = nums[k : k + SEGMENT_WIDTH]
+            if segs and n[0] < segs[-1].t0:
+                raise ValueError(f"trajectory of {ball}: segment times go backwards")
+            segs.append(
+                Segment(
+                    n[0],
+                    (n[1], n[2], n[3]),
+                    (n[4], n[5], n[6]),
+                    (n[7], n[8], n[9]),
+                    (n[10], n[11], n[12]),
+                    (n[13], n[14], n[15]),
+                )
+            )
+        out[ball] = tuple(segs)
+    return out
