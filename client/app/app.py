@@ -1,0 +1,160 @@
+"""The window, the screen switching and the frame driver.
+
+``Controller`` owns the model, the network bridge (if any) and the sounds; views ask it to send
+messages and to switch screens. ``run_frames`` drives the window by hand, which is how headless
+mode works (arcade's own loop runs no scheduled callbacks there) and how screenshots are taken.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import arcade
+from pyglet.event import EventDispatcher
+
+from client.app.model import GameModel
+from client.app.sound import Sounds
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+WINDOW_SIZE = (1280, 800)
+TITLE = "Carom"
+
+
+class Network(Protocol):
+    """What the controller needs from the network bridge (``client.app.bridge.Bridge``)."""
+
+    def send(self, msg: dict[str, Any]) -> None: ...
+
+    def drain(self) -> list[dict[str, Any]]: ...
+
+    def close(self) -> None: ...
+
+
+class Controller:
+    def __init__(
+        self,
+        window: arcade.Window,
+        model: GameModel | None = None,
+        net: Network | None = None,
+        sounds: Sounds | None = None,
+    ) -> None:
+        self.window = window
+        self.model = model if model is not None else GameModel()
+        self.net = net
+        self.sounds = sounds if sounds is not None else Sounds(enabled=False)
+        self.sent: list[dict[str, Any]] = []  # every request this window made, oldest first
+        self.on_message: list[Any] = []  # extra listeners (msg) -> None, e.g. the CLI driver
+
+    # network -----------------------------------------------------------------------------------
+    def send(self, t: str, **fields: Any) -> None:
+        msg = {"t": t, **fields}
+        self.sent.append(msg)
+        if self.net is not None:
+            self.net.send(msg)
+
+    def pump(self) -> None:
+        """Drain what the network thread received and fold it in, on the UI thread."""
+        if self.net is None:
+            return
+        offset = getattr(self.net, "clock_offset_ms", None)
+        if isinstance(offset, int | float):
+            self.model.clock_offset_ms = float(offset)
+        for msg in self.net.drain():
+            self.model.apply(msg)
+            t = msg.get("t")
+            if t == "snapshot" and not self._on("table"):
+                self.show_table()
+            elif t == "game_over":
+                self.show_results()
+            elif t == "replay":
+                self.show_replay(msg)
+            for listener in self.on_message:
+                listener(msg)
+
+    def _on(self, kind: str) -> bool:
+        view = self.window.current_view
+        return view is not None and getattr(view, "kind", None) == kind
+
+    # screens -----------------------------------------------------------------------------------
+    def show_table(self) -> None:
+        from client.app.table_view import TableView
+
+        view = TableView(self)
+        view.kind = "table"  # type: ignore[attr-defined]
+        self.window.show_view(view)
+
+    def show_lobby(self) -> None:
+        from client.app.lobby_view import LobbyView
+
+        self.window.show_view(LobbyView(self))
+
+    def show_results(self) -> None:
+        from client.app.results_view import ResultsView
+
+        self.window.show_view(ResultsView(self))
+
+    def show_replay(self, msg: dict[str, Any]) -> None:
+        from client.app.replay_view import ReplayView
+
+        self.window.show_view(ReplayView(self, msg))
+
+
+def fire(window: arcade.Window, event: str, *args: Any) -> None:
+    """Dispatch ``event`` now. A pyglet window queues events dispatched outside its own loop
+    (always, in headless mode) until the next ``dispatch_events``; a hand-driven frame needs
+    them at once."""
+    EventDispatcher.dispatch_event(window, event, *args)
+
+
+def make_window(visible: bool = True) -> arcade.Window:
+    return arcade.Window(WINDOW_SIZE[0], WINDOW_SIZE[1], TITLE, visible=visible, vsync=False)
+
+
+def run_frames(
+    window: arcade.Window,
+    seconds: float,
+    fps: float = 60.0,
+    real_time: bool = True,
+    on_frame: Any = None,
+) -> Image:
+    """Run the window for ``seconds`` and return a screenshot of the last frame.
+
+    Each frame: deliver input events, update the view, draw, capture if last, flip. With
+    ``real_time`` the loop sleeps to hold ``fps``; without it, frames run back to back (the
+    model's clock decides where balls are, so this only changes how many frames are drawn).
+    """
+    dt = 1.0 / fps
+    frames = max(1, round(seconds * fps))
+    image = None
+    for i in range(frames):
+        started = time.perf_counter()
+        window.switch_to()
+        window.dispatch_events()
+        fire(window, "on_update", dt)
+        if on_frame is not None:
+            on_frame(i)
+        fire(window, "on_draw")
+        if i == frames - 1:
+            image = arcade.get_image(0, 0, window.width, window.height)
+        window.flip()
+        if real_time:
+            rest = dt - (time.perf_counter() - started)
+            if rest > 0:
+                time.sleep(rest)
+    assert image is not None
+    return image
+
+
+def save_screenshot(window: arcade.Window, path: str | Path) -> Path:
+    """Draw one frame and save it (the window's content, without a flip in between)."""
+    window.switch_to()
+    fire(window, "on_draw")
+    img = arcade.get_image(0, 0, window.width, window.height)
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    img.convert("RGB").save(out)
+    return out

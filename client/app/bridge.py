@@ -1,0 +1,71 @@
+"""The window's link to the server: the client library's ``BackgroundSession`` (an asyncio loop
+on a daemon thread), drained by the UI once per frame.
+
+Requests go through the session's own methods (``join`` keeps the seat token for ``rejoin``,
+``spectate`` re-spectates after a reconnect), never around it. A request that fails
+(a refused join, a dropped link) comes back to the UI as an ``error`` message, like the
+server's own refusals, so the screen shows it as a banner and nothing is lost.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import queue
+from typing import Any
+
+from client.background import BackgroundSession
+from client.session import ServerError
+
+# Requests whose answer the UI needs as a message (the session returns it to the caller).
+_ANSWERED = {"list_rooms", "create_room", "sync", "place"}
+
+
+class Bridge:
+    def __init__(self, url: str, name: str, **session_kwargs: Any) -> None:
+        self.url = url
+        self.bg = BackgroundSession(url, name, **session_kwargs)
+        self._local: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+
+    def start(self, timeout: float = 15.0) -> dict[str, Any]:
+        """Connect and greet (raises OSError when nobody answers at ``url``)."""
+        return self.bg.start(timeout)
+
+    @property
+    def clock_offset_ms(self) -> float:
+        return self.bg.state.clock_offset_ms
+
+    def send(self, msg: dict[str, Any]) -> None:
+        fields = {k: v for k, v in msg.items() if k != "t"}
+        t = str(msg["t"])
+        s = self.bg.session
+        fut: concurrent.futures.Future[Any]
+        if t == "join":
+            fut = self.bg.call(s.join, fields["room_id"], fields.get("password"))
+        elif t == "spectate":
+            fut = self.bg.call(s.spectate, fields["room_id"], fields.get("password"))
+        elif t == "leave":
+            fut = self.bg.call(s.leave)
+        elif t in _ANSWERED:
+            fut = self.bg.call(s.request, t, **fields)
+        else:
+            fut = self.bg.call(s.send, t, **fields)
+        fut.add_done_callback(lambda f, t=t: self._done(t, f))
+
+    def _done(self, t: str, fut: concurrent.futures.Future[Any]) -> None:
+        exc = fut.exception()
+        if exc is None or isinstance(exc, ServerError):
+            return  # the server's own ``error`` already arrived as an event
+        code = getattr(exc, "code", None) or type(exc).__name__
+        message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
+        self._local.put({"t": "error", "code": str(code), "message": f"{t}: {message}"})
+
+    def drain(self) -> list[dict[str, Any]]:
+        out = self.bg.drain()
+        while True:
+            try:
+                out.append(self._local.get_nowait())
+            except queue.Empty:
+                return out
+
+    def close(self) -> None:
+        self.bg.stop()

@@ -1,0 +1,215 @@
+"""The heads-up display: scoreboard, shot clock, referee banners, stroke controls, chat."""
+
+from __future__ import annotations
+
+import math
+
+import arcade
+
+from client.app.aim import AimState
+from client.app.layout import Rect, TableLayout
+from client.app.model import GameModel
+from client.app.render import BALL_COLOURS
+from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Labels, draw_panel
+from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
+
+CLOCK_OK = (90, 200, 120, 255)
+CLOCK_WARN = (245, 170, 40, 255)  # R-CLOCK-3: 10 s warning
+CLOCK_DANGER = (230, 60, 50, 255)  # R-CLOCK-3: 5 s warning
+CLOCK_RADIUS = 42
+
+
+def clock_colour(seconds: float) -> tuple[int, int, int, int]:
+    if seconds <= 5:
+        return CLOCK_DANGER
+    if seconds <= 10:
+        return CLOCK_WARN
+    return CLOCK_OK
+
+
+def discipline_title(d: str) -> str:
+    """``balkline_47_2`` → ``balkline 47/2``, ``three_cushion`` → ``three-cushion``."""
+    if d.startswith("balkline_"):
+        _, size, n = d.split("_")
+        return f"balkline {size}/{n}"
+    return d.replace("_", "-")
+
+
+def _fmt_avg(v: object) -> str:
+    return f"{v:.3f}" if isinstance(v, int | float) else "–"
+
+
+def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> None:
+    sb = layout.scoreboard
+    draw_panel(sb, PANEL)
+    half = sb.width / 2 - 70
+    for seat in (0, 1):
+        left = sb.left + 16 if seat == 0 else sb.cx + 70
+        panel = Rect(left, sb.bottom + 10, half - 16, sb.height - 20)
+        active = model.shooter == seat and model.phase in ("play", "timeout")
+        draw_panel(panel, (44, 54, 70, 255) if active else (34, 40, 52, 255))
+        if active:
+            arcade.draw_lrbt_rectangle_filled(
+                panel.left, panel.left + 6, panel.bottom, panel.top, ACCENT
+            )
+        ball = model.cue_ball(seat)
+        arcade.draw_circle_filled(panel.left + 26, panel.top - 24, 10, BALL_COLOURS[ball])
+        arcade.draw_circle_outline(panel.left + 26, panel.top - 24, 10, (0, 0, 0, 120), 1.5)
+        name = model.player_name(seat)
+        status = ""
+        for i, p in enumerate(model.players()):
+            if p.get("seat", i) == seat and p.get("status") not in (None, "connected"):
+                status = f"  ({p['status']})"
+        me = "  (you)" if model.seat == seat else ""
+        labels.draw(
+            f"name{seat}", name + me + status, panel.left + 44, panel.top - 30, 14, TEXT, bold=True
+        )
+        score = model.stat("score", seat, 0)
+        labels.draw(
+            f"score{seat}",
+            str(score),
+            panel.right - 16,
+            panel.top - 12,
+            40,
+            ACCENT if active else TEXT,
+            "right",
+            "top",
+            bold=True,
+        )
+        line = (
+            f"Inn {model.stat('innings', seat, 0)}   Avg {_fmt_avg(model.stat('average', seat))}"
+            f"   HR {model.stat('high_run', seat, 0)}   Run {model.stat('current_run', seat, 0)}"
+            f"   T/O {model.stat('timeouts_left', seat, '–')}"
+        )
+        labels.draw(f"stats{seat}", line, panel.left + 16, panel.bottom + 14, 12, DIM)
+    draw_shot_clock(layout, model, labels)
+    opts = (model.room or {}).get("options") or {}
+    distance = opts.get("distance") if isinstance(opts, dict) else None
+    title = discipline_title(model.discipline)
+    if distance:
+        title += f" · {distance}"
+    labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
+
+
+def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> None:
+    cx, cy = layout.clock_centre
+    cy += 6
+    arcade.draw_circle_filled(cx, cy, CLOCK_RADIUS + 6, (22, 26, 34, 255))
+    arcade.draw_circle_outline(cx, cy, CLOCK_RADIUS, (60, 66, 78, 255), 7)
+    left = model.seconds_left()
+    phase = model.phase
+    if left is None:
+        text = {"timeout": "T/O", "over": "END", "waiting": "…"}.get(phase, "")
+        labels.draw("clock", text, cx, cy, 16, DIM, "center", "center", bold=True)
+        return
+    total = float(((model.room or {}).get("options") or {}).get("shot_clock_s") or 30)
+    frac = max(0.0, min(1.0, left / total))
+    col = clock_colour(left)
+    if frac > 0:
+        # Drains clockwise from twelve o'clock.
+        arcade.draw_arc_outline(
+            cx, cy, 2 * CLOCK_RADIUS, 2 * CLOCK_RADIUS, col, 90, 90 + 360 * frac, 7
+        )
+    labels.draw("clock", f"{math.ceil(left):d}", cx, cy, 22, col, "center", "center", bold=True)
+
+
+def draw_banners(layout: TableLayout, model: GameModel, labels: Labels) -> None:
+    calls = model.active_calls()[-3:]
+    cloth = layout.cloth
+    for i, call in enumerate(reversed(calls)):
+        y = cloth.top - 40 - i * 44
+        w = max(220.0, 13.0 * len(call.text) + 40)
+        alpha = 235 if i == 0 else 170
+        draw_panel(Rect(cloth.cx - w / 2, y - 18, w, 36), (12, 16, 22, alpha))
+        arcade.draw_lrbt_rectangle_filled(
+            cloth.cx - w / 2, cloth.cx - w / 2 + 5, y - 18, y + 18, ACCENT
+        )
+        labels.draw(f"banner{i}", call.text, cloth.cx, y, 16, TEXT, "center", "center", bold=True)
+
+
+def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prompt") -> None:
+    cloth = layout.cloth
+    w = max(300.0, 10.5 * len(text) + 40)
+    draw_panel(Rect(cloth.cx - w / 2, cloth.bottom + 18, w, 34), (10, 14, 20, 220))
+    labels.draw(key, text, cloth.cx, cloth.bottom + 35, 13, ACCENT, "center", "center")
+
+
+def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: bool) -> None:
+    c = layout.controls
+    draw_panel(c, PANEL)
+    g = layout.power_gauge
+    labels.draw("pw", "Power", g.left - 80, g.cy, 12, DIM, "left", "center")
+    draw_panel(g, (20, 24, 32, 255))
+    frac = aim.speed / MAX_SPEED
+    col = (
+        (90, 200, 120, 255)
+        if frac < 0.6
+        else ((245, 170, 40, 255) if frac < 0.85 else (230, 60, 50, 255))
+    )
+    arcade.draw_lrbt_rectangle_filled(g.left, g.left + g.width * frac, g.bottom, g.top, col)
+    arcade.draw_lrbt_rectangle_outline(g.left, g.right, g.bottom, g.top, (90, 98, 112, 255), 1.5)
+    labels.draw("pwv", f"{aim.speed:.2f} m/s", g.right + 12, g.cy, 12, TEXT, "left", "center")
+    labels.draw(
+        "aimv", f"Aim {aim.direction:6.2f}°", g.left, g.top + 14, 12, TEXT, "left", "center"
+    )
+    help_text = (
+        "mouse: aim · drag back & release: shoot · ←/→ fine aim (shift ×10) · ↑/↓ power · "
+        "space: shoot · I/J/K/L tip · E/D elevation"
+        if enabled
+        else "wait for your turn · Enter: chat · Esc: leave"
+    )
+    labels.draw("help", help_text, c.left + 24, 14, 10, DIM, "left", "center")
+    # Spin selector: the cue ball's face, the miscue circle and the tip.
+    sx, sy, r = layout.spin_selector
+    arcade.draw_circle_filled(sx, sy, r, (240, 240, 232, 255))
+    arcade.draw_circle_outline(sx, sy, r * MISCUE_LIMIT, (200, 60, 50, 200), 1.5)
+    arcade.draw_line(sx - r, sy, sx + r, sy, (0, 0, 0, 50), 1)
+    arcade.draw_line(sx, sy - r, sx, sy + r, (0, 0, 0, 50), 1)
+    tx, ty = sx + aim.tip_x * r, sy + aim.tip_y * r
+    arcade.draw_circle_filled(tx, ty, 7, (60, 110, 190, 255))
+    arcade.draw_circle_outline(tx, ty, 7, (20, 30, 60, 255), 1.5)
+    labels.draw(
+        "tip",
+        f"tip {aim.tip_x:+.2f}, {aim.tip_y:+.2f}",
+        sx - r - 10,
+        sy,
+        10,
+        DIM,
+        "right",
+        "center",
+    )
+    # Elevation: a quarter dial with the cue's angle.
+    px, py, arm = layout.elevation_dial
+    arcade.draw_arc_outline(px, py, 2 * arm, 2 * arm, (90, 98, 112, 255), 0, 90, 2)
+    a = math.radians(aim.elevation)
+    arcade.draw_line(
+        px, py, px + arm * math.cos(a), py + arm * math.sin(a), (228, 200, 150, 255), 4
+    )
+    labels.draw(
+        "elev",
+        f"elev {aim.elevation:.0f}°" + (" massé" if aim.elevation >= 30 else ""),
+        px + 4,
+        py + arm + 4,
+        10,
+        DIM,
+        "left",
+        "bottom",
+    )
+
+
+def draw_spectator_panel(
+    layout: TableLayout, model: GameModel, labels: Labels, chat_draft: str | None
+) -> None:
+    c = layout.controls
+    draw_panel(c, PANEL)
+    n = (model.room or {}).get("spectators", 0)
+    labels.draw(
+        "spec", f"Spectating · {n} watching", c.left + 24, c.top - 22, 13, ACCENT, bold=True
+    )
+    lines = model.chat[-4:]
+    for i, (who, text) in enumerate(lines):
+        labels.draw(f"chat{i}", f"{who}: {text}", c.left + 24, c.top - 46 - i * 18, 11, TEXT)
+    for i in range(len(lines), 4):
+        labels.draw(f"chat{i}", "", c.left + 24, c.top - 46 - i * 18, 11, TEXT)
+    prompt = "Enter: chat" if chat_draft is None else f"say: {chat_draft}|"
+    labels.draw("chatin", prompt, c.left + 24, 14, 11, DIM, "left", "center")

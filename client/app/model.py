@@ -1,0 +1,357 @@
+"""The game model the views draw: the tracked room and match, the stroke being animated, the
+server clock, the referee's calls and the chat.
+
+Pure state (no arcade, no asyncio): the network bridge feeds it protocol messages (as the wire
+maps, PROTOCOL.md) on the UI thread; tests build it by hand. ``now_ms`` is injectable so a test or
+a screenshot can freeze the clock at any moment of a stroke.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from client.app.motion import IDENTITY, BallPose, Quat, StrokeMotion, resting_pose
+from client.state import TableState
+from shared.physics.types import Segment
+from shared.table import BALLS, MATCH, BallName, TableSpec, table_by_name
+
+CALL_SHOW_MS = 3500  # how long a referee call stays on screen as a banner
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    code: str
+    text: str
+    at_ms: float  # server time when it arrived
+
+
+@dataclass(frozen=True, slots=True)
+class Contact:
+    """A sound-worthy moment of a stroke: ``kind`` is ``ball_ball`` or ``ball_cushion``."""
+
+    t: float  # s after the strike
+    kind: str
+    speed: float  # m/s, impact speed (louder when harder)
+
+
+@dataclass(slots=True)
+class Animation:
+    """One stroke being played back against the server clock."""
+
+    motion: StrokeMotion
+    start_ms: float  # server time of the strike (t = 0)
+    contacts: tuple[Contact, ...] = ()
+    shooter: int | None = None
+    next_contact: int = 0  # index of the first contact not yet sounded
+
+    def t_at(self, server_ms: float) -> float:
+        return (server_ms - self.start_ms) / 1000.0
+
+    def finished(self, server_ms: float) -> bool:
+        return self.t_at(server_ms) >= self.motion.duration
+
+
+def _trajectory(obj: Any) -> dict[BallName, tuple[Segment, ...]]:
+    """Wire trajectory → segments. Already-decoded mappings of Segments pass through; wire maps
+    go through ``shared.physics.decode_trajectory`` (the physics owns the wire format)."""
+    if isinstance(obj, Mapping) and all(
+        isinstance(v, Sequence) and all(isinstance(s, Segment) for s in v) for v in obj.values()
+    ):
+        return {k: tuple(v) for k, v in obj.items()}
+    from shared.physics import decode_trajectory  # type: ignore[attr-defined]
+
+    decoded: Mapping[BallName, Sequence[Segment]] = decode_trajectory(obj)
+    return {k: tuple(v) for k, v in decoded.items()}
+
+
+def _contacts(events: Sequence[Any]) -> tuple[Contact, ...]:
+    out = []
+    for ev in events or ():
+        if isinstance(ev, Mapping):
+            kind, t, speeds = ev.get("kind"), ev.get("t"), ev.get("speeds") or ()
+        else:
+            kind, t, speeds = getattr(ev, "kind", None), getattr(ev, "t", None), ev.speeds
+        if kind in ("ball_ball", "ball_cushion") and isinstance(t, int | float):
+            speed = max((float(s) for s in speeds), default=1.0)
+            out.append(Contact(float(t), str(kind), speed))
+    out.sort(key=lambda c: c.t)
+    return tuple(out)
+
+
+@dataclass
+class GameModel:
+    """Everything the table, lobby and results views show.
+
+    Room and match tracking is the client library's ``TableState`` (the same fold the bots
+    use); this class adds what only a screen needs: the stroke being animated, ball
+    orientations, banner timing and the lobby's room list.
+    """
+
+    now_local_ms: Callable[[], float] = field(default=lambda: time.time() * 1000.0)
+    state: TableState = field(default_factory=TableState)
+    name: str = ""
+    rooms: list[dict[str, Any]] = field(default_factory=list)
+    animation: Animation | None = None
+    calls: list[Call] = field(default_factory=list)
+    orientations: dict[BallName, Quat] = field(default_factory=dict)
+    replay: list[dict[str, Any]] | None = None
+    last_error: dict[str, Any] | None = None
+
+    # the library's tracked state, read through --------------------------------------------
+    @property
+    def room(self) -> dict[str, Any] | None:
+        return self.state.room if (self.state.room or self.state.room_id) else None
+
+    @room.setter
+    def room(self, value: dict[str, Any] | None) -> None:
+        self.state.room = dict(value or {})
+
+    @property
+    def match(self) -> dict[str, Any] | None:
+        return self.state.match if self.state.match else None
+
+    @match.setter
+    def match(self, value: dict[str, Any] | None) -> None:
+        self.state.match = dict(value or {})
+
+    @property
+    def seat(self) -> int | None:
+        return self.state.seat
+
+    @seat.setter
+    def seat(self, value: int | None) -> None:
+        self.state.seat = value
+        self.state.spectating = value is None
+
+    @property
+    def spectating(self) -> bool:
+        return self.state.seat is None
+
+    @property
+    def clock_offset_ms(self) -> float:
+        return self.state.clock_offset_ms
+
+    @clock_offset_ms.setter
+    def clock_offset_ms(self, value: float) -> None:
+        self.state.clock_offset_ms = value
+
+    @property
+    def chat(self) -> list[tuple[str, str]]:
+        return [(str(c.get("from", "?")), str(c.get("text", ""))) for c in self.state.chat]
+
+    @property
+    def game_over(self) -> dict[str, Any] | None:
+        return self.state.game_over
+
+    @property
+    def frozen(self) -> bool:
+        return bool((self.match or {}).get("frozen", False))
+
+    # clock ------------------------------------------------------------------------------------
+    def now_ms(self) -> float:
+        """Current server time as this client estimates it."""
+        return self.now_local_ms() + self.clock_offset_ms
+
+    # derived views of the tracked state -------------------------------------------------------
+    @property
+    def in_room(self) -> bool:
+        return self.room is not None
+
+    @property
+    def table(self) -> TableSpec:
+        opts = (self.room or {}).get("options") or {}
+        name = opts.get("table") if isinstance(opts, Mapping) else None
+        try:
+            return table_by_name(name) if isinstance(name, str) else MATCH
+        except ValueError:
+            return MATCH
+
+    @property
+    def discipline(self) -> str:
+        opts = (self.room or {}).get("options") or {}
+        d = opts.get("discipline") if isinstance(opts, Mapping) else None
+        return (
+            d if isinstance(d, str) else str((self.room or {}).get("discipline", "three_cushion"))
+        )
+
+    @property
+    def phase(self) -> str:
+        return str((self.match or {}).get("phase", "waiting"))
+
+    @property
+    def shooter(self) -> int | None:
+        s = (self.match or {}).get("shooter")
+        return s if isinstance(s, int) and not isinstance(s, bool) else None
+
+    @property
+    def my_turn(self) -> bool:
+        if self.seat is None or self.spectating:
+            return False
+        if self.phase == "lag":
+            lag_done = (self.match or {}).get("lag_done") or []
+            return self.seat not in lag_done
+        return self.phase == "play" and self.shooter == self.seat
+
+    def players(self) -> list[dict[str, Any]]:
+        ps = (self.room or {}).get("players") or []
+        return [p if isinstance(p, dict) else {"name": str(p)} for p in ps]
+
+    def player_name(self, seat: int) -> str:
+        for i, p in enumerate(self.players()):
+            if p.get("seat", i) == seat:
+                return str(p.get("name", f"Player {seat + 1}"))
+        return f"Player {seat + 1}" if seat < 2 else "?"
+
+    def stat(self, key: str, seat: int, default: Any = 0) -> Any:
+        """A per-seat scoresheet number from the match dict (``score``, ``innings``, …)."""
+        v = (self.match or {}).get(key)
+        if isinstance(v, Sequence) and not isinstance(v, str) and 0 <= seat < len(v):
+            return v[seat]
+        if isinstance(v, Mapping):
+            return v.get(seat, v.get(str(seat), default))
+        return default
+
+    def cue_ball(self, seat: int | None = None) -> BallName:
+        """The ball a seat plays (R-LAG-7: the breaker has white for the whole match)."""
+        seat = self.shooter if seat is None else seat
+        m = self.match or {}
+        cue = m.get("cue_balls") or m.get("cue_ball")
+        if (
+            isinstance(cue, Sequence)
+            and not isinstance(cue, str)
+            and seat is not None
+            and 0 <= seat < len(cue)
+            and cue[seat] in BALLS
+        ):
+            return cue[seat]  # type: ignore[no-any-return]
+        if isinstance(cue, str) and cue in BALLS:
+            return cue  # type: ignore[return-value]
+        breaker = m.get("breaker")
+        if isinstance(breaker, int) and seat is not None:
+            return "white" if seat == breaker else "yellow"
+        return "white" if seat in (None, 0) else "yellow"
+
+    def resting_balls(self) -> dict[BallName, tuple[float, float]]:
+        raw = (self.match or {}).get("balls") or {}
+        out: dict[BallName, tuple[float, float]] = {}
+        for b in BALLS:
+            p = raw.get(b)
+            if isinstance(p, Sequence) and len(p) >= 2:
+                out[b] = (float(p[0]), float(p[1]))
+        return out
+
+    def animating(self) -> bool:
+        return self.animation is not None and not self.animation.finished(self.now_ms())
+
+    def poses(self) -> dict[BallName, BallPose]:
+        """Where to draw each ball now: on its trajectory while a stroke plays, else at rest."""
+        now = self.now_ms()
+        anim = self.animation
+        if anim is not None and not anim.finished(now):
+            return anim.motion.poses(max(0.0, anim.t_at(now)))
+        if anim is not None:
+            self._settle(anim)
+        return {
+            b: resting_pose(x, y, self.orientations.get(b, IDENTITY))
+            for b, (x, y) in self.resting_balls().items()
+        }
+
+    def _settle(self, anim: Animation) -> None:
+        """A finished stroke: keep the balls' final orientations so the marks don't jump."""
+        end = anim.motion.poses(anim.motion.duration)
+        self.orientations.update({b: p.orientation for b, p in end.items()})
+        self.animation = None
+
+    def due_contacts(self) -> list[Contact]:
+        """Contacts whose moment has come since the last call (each returned once, for sound)."""
+        anim = self.animation
+        if anim is None:
+            return []
+        t = anim.t_at(self.now_ms())
+        out = []
+        while anim.next_contact < len(anim.contacts) and anim.contacts[anim.next_contact].t <= t:
+            c = anim.contacts[anim.next_contact]
+            anim.next_contact += 1
+            if t - c.t < 0.25:  # a late joiner doesn't hear a burst of past clicks
+                out.append(c)
+        return out
+
+    def active_calls(self) -> list[Call]:
+        now = self.now_ms()
+        return [c for c in self.calls if now - c.at_ms < CALL_SHOW_MS]
+
+    def seconds_left(self) -> float | None:
+        """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running."""
+        d = (self.match or {}).get("deadline_ms")
+        if not isinstance(d, int | float) or self.phase not in ("lag", "play", "break_choice"):
+            return None
+        if self.animating():
+            return None
+        return max(0.0, (float(d) - self.now_ms()) / 1000.0)
+
+    # feeding it -------------------------------------------------------------------------------
+    def start_stroke(
+        self,
+        trajectory: Any,
+        start_ms: float,
+        events: Sequence[Any] = (),
+        shooter: int | None = None,
+    ) -> None:
+        if self.animation is not None:
+            self._settle(self.animation)
+        motion = StrokeMotion(_trajectory(trajectory), dict(self.orientations))
+        anim = Animation(motion, float(start_ms), _contacts(events), shooter)
+        # Skip sounds that are already in the past for a late joiner.
+        t = anim.t_at(self.now_ms())
+        while anim.next_contact < len(anim.contacts) and anim.contacts[anim.next_contact].t < t:
+            anim.next_contact += 1
+        self.animation = anim
+
+    def add_call(self, code: str, text: str) -> None:
+        self.calls.append(Call(code, text, self.now_ms()))
+        del self.calls[:-8]
+
+    def apply(self, msg: Mapping[str, Any]) -> None:
+        """Fold one server message (PROTOCOL.md "Server to client") into the model: the
+        library's ``TableState`` tracks room and match; this adds animation and banners."""
+        t = msg.get("t")
+        outcome = self.state.apply(dict(msg))
+        if outcome == "stale":
+            return
+        if t == "welcome" and isinstance(msg.get("server_time_ms"), int | float):
+            if not self.state.connected:
+                self.clock_offset_ms = float(msg["server_time_ms"]) - self.now_local_ms()
+            self.state.connected = True
+            self.state.player_id = msg.get("player_id")
+        elif t == "rooms":
+            self.rooms = [dict(r) for r in msg.get("rooms") or []]
+        elif t == "snapshot":
+            live = msg.get("stroke") or msg.get("last_stroke")
+            if isinstance(live, Mapping) and live.get("trajectory") is not None:
+                start = float(live.get("start_ms", 0))
+                if start > 0:
+                    self.start_stroke(live["trajectory"], start, live.get("events") or ())
+        elif t == "stroke_played":
+            self.start_stroke(
+                msg["trajectory"], msg["start_ms"], msg.get("events") or (), msg.get("shooter")
+            )
+            result = msg.get("result") or {}
+            for c in result.get("calls") or []:
+                self._call_from(c)
+        elif t == "lag_result" and msg.get("trajectory") is not None:
+            start = msg.get("start_ms", self.now_ms())
+            self.start_stroke(msg["trajectory"], start, msg.get("events") or ())
+        elif t == "call":
+            self.add_call(str(msg.get("code", "")), str(msg.get("text", "")))
+        elif t == "error":
+            self.last_error = dict(msg)
+            self.add_call(str(msg.get("code", "error")), str(msg.get("message", "")))
+
+    def _call_from(self, c: Any) -> None:
+        if isinstance(c, Mapping):
+            self.add_call(str(c.get("code", "")), str(c.get("text", c.get("code", ""))))
+        else:
+            self.add_call(str(c), str(c).replace("_", " "))

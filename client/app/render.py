@@ -1,0 +1,234 @@
+"""Drawing the table, the balls, the cue and the aim line with arcade.
+
+The static table (rails, cloth, diamonds, spots, zone lines) is built once per layout into a
+``ShapeElementList`` so a frame costs a single draw call for it; the balls and the cue are drawn
+each frame from the model's poses.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import arcade
+from arcade.shape_list import (
+    ShapeElementList,
+    create_ellipse_filled,
+    create_line,
+    create_polygon,
+    create_rectangle_filled,
+)
+
+from client.app.aim import AimState, Contact
+from client.app.layout import CUSHION_WIDTH, TableLayout
+from client.app.motion import BallPose, rotate
+from client.app.zones import zone_lines
+from shared.table import BallName
+
+Color = tuple[int, int, int, int]
+
+CLOTH: Color = (31, 95, 168, 255)  # tournament blue cloth
+CLOTH_EDGE: Color = (24, 78, 142, 255)
+CUSHION: Color = (22, 70, 128, 255)
+RAIL: Color = (92, 52, 30, 255)
+RAIL_EDGE: Color = (58, 32, 18, 255)
+DIAMOND: Color = (236, 228, 205, 255)
+SPOT: Color = (205, 214, 230, 255)
+ZONE_LINE: Color = (210, 220, 240, 150)
+BACKGROUND: Color = (18, 22, 28, 255)
+
+BALL_COLOURS: dict[BallName, Color] = {
+    "white": (244, 243, 236, 255),
+    "yellow": (242, 198, 36, 255),
+    "red": (198, 28, 34, 255),
+}
+MARK_COLOURS: dict[BallName, Color] = {
+    "white": (190, 30, 40, 255),
+    "yellow": (190, 30, 40, 255),
+    "red": (250, 245, 235, 255),
+}
+# Six marks on the ball's axes (a "dotted" ball): at least one is always well inside the visible
+# half, so rolling, draw, follow and side spin are all visible from above.
+MARKS: tuple[tuple[float, float, float], ...] = (
+    (1.0, 0.0, 0.0),
+    (-1.0, 0.0, 0.0),
+    (0.0, 1.0, 0.0),
+    (0.0, -1.0, 0.0),
+    (0.0, 0.0, 1.0),
+    (0.0, 0.0, -1.0),
+)
+MARK_SIZE = 0.2  # of the ball radius
+
+CUE_LENGTH = 1.40  # m
+CUE_TIP_WIDTH = 0.012  # m
+CUE_BUTT_WIDTH = 0.030  # m
+
+
+def build_table(layout: TableLayout, discipline: str, corner_leg: float = 0.71) -> ShapeElementList:
+    shapes: ShapeElementList = ShapeElementList()
+    rails, cloth = layout.rails, layout.cloth
+    edge = 4.0
+    shapes.append(
+        create_rectangle_filled(
+            rails.cx, rails.cy, rails.width + 2 * edge, rails.height + 2 * edge, RAIL_EDGE
+        )
+    )
+    shapes.append(create_rectangle_filled(rails.cx, rails.cy, rails.width, rails.height, RAIL))
+    c = layout.length_px(CUSHION_WIDTH)
+    shapes.append(
+        create_rectangle_filled(
+            cloth.cx, cloth.cy, cloth.width + 2 * c, cloth.height + 2 * c, CUSHION
+        )
+    )
+    shapes.append(create_rectangle_filled(cloth.cx, cloth.cy, cloth.width, cloth.height, CLOTH))
+    # The cushion rubber throws a thin shadow onto the cloth along every nose line.
+    shade = max(2.0, layout.scale * 0.006)
+    for cx, cy, w, h in (
+        (cloth.cx, cloth.top - shade / 2, cloth.width, shade),
+        (cloth.cx, cloth.bottom + shade / 2, cloth.width, shade),
+        (cloth.left + shade / 2, cloth.cy, shade, cloth.height),
+        (cloth.right - shade / 2, cloth.cy, shade, cloth.height),
+    ):
+        shapes.append(create_rectangle_filled(cx, cy, w, h, CLOTH_EDGE))
+    d = max(3.0, layout.scale * 0.011)
+    for sx, sy in layout.diamond_screen_points():
+        shapes.append(
+            create_polygon([(sx - d, sy), (sx, sy + d), (sx + d, sy), (sx, sy - d)], DIAMOND)
+        )
+    spec = layout.spec
+    spot_r = max(2.2, layout.scale * 0.006)
+    for x, y in (
+        spec.bottom_spot,
+        spec.centre_spot,
+        spec.top_spot,
+        spec.left_start_spot,
+        spec.right_start_spot,
+    ):
+        sx, sy = layout.to_screen(x, y)
+        shapes.append(create_ellipse_filled(sx, sy, 2 * spot_r, 2 * spot_r, SPOT))
+    for (x0, y0), (x1, y1) in zone_lines(spec, discipline, corner_leg):
+        a, b = layout.to_screen(x0, y0), layout.to_screen(x1, y1)
+        shapes.append(create_line(a[0], a[1], b[0], b[1], ZONE_LINE, 1.5))
+    return shapes
+
+
+def draw_shadows(layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
+    r = layout.ball_radius_px
+    for pose in poses.values():
+        sx, sy = layout.to_screen(pose.x, pose.y)
+        lift = layout.length_px(pose.z)
+        # Light from above and to the upper left: the shadow falls down-right, softer and
+        # further away when the ball is in the air.
+        ox, oy = sx + 0.28 * r + 0.7 * lift, sy - 0.32 * r - 0.7 * lift
+        for k, alpha in ((1.35, 22), (1.18, 30), (1.02, 44)):
+            arcade.draw_ellipse_filled(ox, oy, 2 * k * r, 1.8 * k * r, (0, 0, 0, alpha))
+
+
+def draw_ball(layout: TableLayout, ball: BallName, pose: BallPose) -> None:
+    sx, sy = layout.to_screen(pose.x, pose.y)
+    # Airborne balls look a touch bigger (closer to the camera).
+    r = layout.ball_radius_px * (1.0 + min(0.3, pose.z * 3.0))
+    base = BALL_COLOURS[ball]
+    arcade.draw_circle_filled(sx, sy, r, base)
+    mark = MARK_COLOURS[ball]
+    for m in MARKS:
+        px, py, pz = rotate(pose.orientation, m)
+        if pz <= 0.05:
+            continue
+        # A mark near the limb is seen edge-on: shrink it with the cosine of its tilt.
+        size = r * MARK_SIZE * (0.35 + 0.65 * pz)
+        arcade.draw_ellipse_filled(
+            sx + px * r * 0.92,
+            sy + py * r * 0.92,
+            2 * size * max(0.35, pz),
+            2 * size,
+            mark,
+            tilt_angle=-math.degrees(math.atan2(py, px)) if (px or py) else 0.0,
+        )
+    # Shading: a darker rim and a specular highlight toward the light.
+    arcade.draw_circle_outline(sx, sy, r - 0.8, (0, 0, 0, 60), 1.6)
+    arcade.draw_circle_filled(sx - 0.38 * r, sy + 0.38 * r, 0.24 * r, (255, 255, 255, 150))
+    arcade.draw_circle_filled(sx - 0.38 * r, sy + 0.38 * r, 0.12 * r, (255, 255, 255, 200))
+
+
+def draw_balls(layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
+    draw_shadows(layout, poses)
+    # Lower balls first so a jumping ball is drawn over the others.
+    for ball, pose in sorted(poses.items(), key=lambda kv: kv[1].z):
+        draw_ball(layout, ball, pose)
+
+
+def draw_aim(layout: TableLayout, cue: BallPose, contact: Contact) -> None:
+    a = layout.to_screen(cue.x, cue.y)
+    g = layout.to_screen(*contact.point)
+    r = layout.ball_radius_px
+    # Dashed aim line to the ghost ball.
+    dist = math.hypot(g[0] - a[0], g[1] - a[1])
+    if dist > 1:
+        ux, uy = (g[0] - a[0]) / dist, (g[1] - a[1]) / dist
+        s = r
+        while s < dist:
+            e = min(dist, s + 9)
+            arcade.draw_line(
+                a[0] + ux * s,
+                a[1] + uy * s,
+                a[0] + ux * e,
+                a[1] + uy * e,
+                (255, 255, 255, 170),
+                1.5,
+            )
+            s += 15
+    arcade.draw_circle_outline(g[0], g[1], r, (255, 255, 255, 190), 1.5)
+    if contact.object_dir is not None:
+        ox, oy = contact.object_dir
+        length = layout.length_px(0.25)
+        arcade.draw_line(
+            g[0] + ox * 2 * r,
+            g[1] + oy * 2 * r,
+            g[0] + ox * (2 * r + length),
+            g[1] + oy * (2 * r + length),
+            (255, 230, 120, 200),
+            2,
+        )
+
+
+def draw_cue(layout: TableLayout, cue: BallPose, aim: AimState) -> None:
+    """The cue stick behind the cue ball, pulled back with the power and offset for english."""
+    dx, dy = math.cos(math.radians(aim.direction)), math.sin(math.radians(aim.direction))
+    nx, ny = -dy, dx  # left of the aim; right english moves the tip to the right (−n)
+    r = layout.spec.ball_radius
+    gap = 0.01 + 0.12 * (aim.speed / 8.0)
+    foreshort = math.cos(math.radians(aim.elevation))
+    side = -aim.tip_x * r
+    tip = (cue.x - dx * (r + gap) + nx * side, cue.y - dy * (r + gap) + ny * side)
+    butt_d = r + gap + CUE_LENGTH * foreshort
+    butt = (cue.x - dx * butt_d + nx * side, cue.y - dy * butt_d + ny * side)
+
+    def quad(
+        p0: tuple[float, float], p1: tuple[float, float], w0: float, w1: float
+    ) -> list[tuple[float, float]]:
+        return [
+            layout.to_screen(p0[0] + nx * w0 / 2, p0[1] + ny * w0 / 2),
+            layout.to_screen(p1[0] + nx * w1 / 2, p1[1] + ny * w1 / 2),
+            layout.to_screen(p1[0] - nx * w1 / 2, p1[1] - ny * w1 / 2),
+            layout.to_screen(p0[0] - nx * w0 / 2, p0[1] - ny * w0 / 2),
+        ]
+
+    def along(k: float) -> tuple[float, float]:
+        return (tip[0] + (butt[0] - tip[0]) * k, tip[1] + (butt[1] - tip[1]) * k)
+
+    def width(k: float) -> float:
+        return CUE_TIP_WIDTH + (CUE_BUTT_WIDTH - CUE_TIP_WIDTH) * k
+
+    # Shadow, shaft, ferrule + chalked tip, butt.
+    off = (0.012, -0.014)
+    shadow = [(x + off[0], y + off[1]) for x, y in (tip, butt)]
+    arcade.draw_polygon_filled(
+        quad(shadow[0], shadow[1], CUE_TIP_WIDTH, CUE_BUTT_WIDTH), (0, 0, 0, 50)
+    )
+    arcade.draw_polygon_filled(quad(tip, along(0.62), width(0), width(0.62)), (228, 200, 150, 255))
+    arcade.draw_polygon_filled(quad(along(0.62), butt, width(0.62), width(1)), (70, 36, 22, 255))
+    arcade.draw_polygon_filled(quad(tip, along(0.018), width(0), width(0.018)), (60, 110, 190, 255))
+    arcade.draw_polygon_filled(
+        quad(along(0.018), along(0.035), width(0.018), width(0.035)), (245, 245, 240, 255)
+    )

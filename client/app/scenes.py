@@ -1,0 +1,198 @@
+"""Hand-made game states for screenshots, tests, the docs image and the frame benchmark.
+
+Each scene is a ``GameModel`` on a frozen clock, built the way the server's messages would
+build it (a ``snapshot`` then, for the animated scene, a ``stroke_played``). The stroke here is
+a simple hand-made rolling path (straight legs with cushion bounces, rolling deceleration and
+rolling spin), exact in the ``Segment`` form the physics sends; it is test data for the drawing,
+not a physics result.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from client.app.model import GameModel
+from shared.physics.types import Segment
+from shared.table import MATCH, BallName, TableSpec
+
+NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
+ROLL_DECEL = 0.004 * 9.81  # m/s², rolling resistance (PHYSICS.md starting numbers)
+
+SCENES = ("player", "spectator", "stroke", "balkline", "break_choice")
+
+BALLS_AT_REST: dict[BallName, tuple[float, float]] = {
+    "white": (0.72, 0.52),
+    "yellow": (1.95, 1.05),
+    "red": (2.25, 0.40),
+}
+
+
+@dataclass
+class Scene:
+    name: str
+    model: GameModel
+    aim_direction: float = 0.0  # degrees, where the cue points in the player scenes
+    aim_speed: float = 3.0
+    tip: tuple[float, float] = (0.0, 0.0)
+    elevation: float = 0.0
+
+
+def _room(discipline: str = "three_cushion", spectators: int = 3) -> dict[str, Any]:
+    return {
+        "room_id": "demo",
+        "options": {"discipline": discipline, "distance": 25, "shot_clock_s": 30},
+        "players": [
+            {"seat": 0, "name": "Caudron", "status": "connected"},
+            {"seat": 1, "name": "Jaspers", "status": "connected"},
+        ],
+        "spectators": spectators,
+    }
+
+
+def _match(balls: dict[BallName, tuple[float, float]], **extra: Any) -> dict[str, Any]:
+    m: dict[str, Any] = {
+        "phase": "play",
+        "shooter": 0,
+        "breaker": 0,
+        "balls": {b: list(p) for b, p in balls.items()},
+        "score": [17, 14],
+        "innings": [12, 12],
+        "average": [17 / 12, 14 / 12],
+        "high_run": [5, 4],
+        "current_run": [2, 0],
+        "timeouts_left": [1, 0],
+        "deadline_ms": NOW_MS + 8_400,  # 8.4 s left: the 10 s warning colour
+    }
+    m.update(extra)
+    return m
+
+
+def _model(seat: int | None) -> GameModel:
+    model = GameModel(now_local_ms=lambda: NOW_MS)
+    model.apply({"t": "welcome", "v": 1, "player_id": "p", "token": "x", "server_time_ms": NOW_MS})
+    if seat is not None:
+        model.apply({"t": "joined", "room_id": "demo", "seat": seat, "seat_token": "s"})
+    return model
+
+
+def rolling_path(
+    spec: TableSpec, start: tuple[float, float], heading: float, speed: float, t0: float = 0.0
+) -> list[Segment]:
+    """A ball rolling from ``start`` at ``speed`` along ``heading`` (degrees), bouncing off the
+    cushions like a mirror, until rolling resistance stops it. Exact quadratic legs."""
+    r = spec.ball_radius
+    x, y = start
+    dx, dy = math.cos(math.radians(heading)), math.sin(math.radians(heading))
+    v, t = speed, t0
+    segs: list[Segment] = []
+    for _ in range(12):
+        # time to stop, and time to the next cushion along this leg
+        stop_t = v / ROLL_DECEL
+        hits = []
+        for lim, p, d in (
+            (spec.length - r, x, dx),
+            (r, x, dx),
+            (spec.width - r, y, dy),
+            (r, y, dy),
+        ):
+            if abs(d) > 1e-12:
+                s = (lim - p) / d
+                if s > 1e-9:
+                    hits.append(s)
+        s_hit = min(hits)
+        # distance v·τ − a·τ²/2 = s_hit → τ
+        disc = v * v - 2 * ROLL_DECEL * s_hit
+        leg_t = stop_t if disc <= 0 else (v - math.sqrt(disc)) / ROLL_DECEL
+        vel = (v * dx, v * dy, 0.0)
+        acc = (-ROLL_DECEL * dx, -ROLL_DECEL * dy, 0.0)
+        spin = (-vel[1] / r, vel[0] / r, 0.0)
+        spin_acc = (-acc[1] / r, acc[0] / r, 0.0)
+        segs.append(Segment(t, (x, y, 0.0), vel, acc, spin, spin_acc))
+        x += v * dx * leg_t - ROLL_DECEL * dx * leg_t * leg_t / 2
+        y += v * dy * leg_t - ROLL_DECEL * dy * leg_t * leg_t / 2
+        v -= ROLL_DECEL * leg_t
+        t += leg_t
+        if disc <= 0:
+            break
+        v *= 0.8  # the cushion takes some speed
+        if abs(x - (spec.length - r)) < 1e-6 or abs(x - r) < 1e-6:
+            dx = -dx
+        else:
+            dy = -dy
+    zero = (0.0, 0.0, 0.0)
+    segs.append(Segment(t, (x, y, 0.0), zero, zero, zero, zero))
+    return segs
+
+
+def still(pos: tuple[float, float]) -> list[Segment]:
+    zero = (0.0, 0.0, 0.0)
+    return [Segment(0.0, (pos[0], pos[1], 0.0), zero, zero, zero, zero)]
+
+
+def demo_trajectory(spec: TableSpec = MATCH, speed: float = 1.6) -> dict[BallName, list[Segment]]:
+    return {
+        "white": rolling_path(spec, BALLS_AT_REST["white"], 35.0, speed),
+        "yellow": still(BALLS_AT_REST["yellow"]),
+        "red": still(BALLS_AT_REST["red"]),
+    }
+
+
+def build(name: str, stroke_t: float = 0.9) -> Scene:
+    """The scene called ``name`` (one of SCENES); ``stroke_t`` seconds into the stroke for the
+    animated one."""
+    if name == "player":
+        model = _model(0)
+        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": _match(BALLS_AT_REST)})
+        model.apply({"t": "call", "seq": 2, "code": "point", "text": "Good · 8 to go"})
+        w, r = BALLS_AT_REST["white"], BALLS_AT_REST["red"]
+        direction = math.degrees(math.atan2(r[1] - w[1] + 0.03, r[0] - w[0])) % 360
+        return Scene(name, model, direction, 3.4, (0.25, 0.2), 0.0)
+    if name == "spectator":
+        model = _model(None)
+        model.apply(
+            {"t": "snapshot", "seq": 1, "room": _room(spectators=5), "match": _match(BALLS_AT_REST)}
+        )
+        model.apply({"t": "chat", "seq": 2, "from": "kim", "text": "nice position play"})
+        model.apply({"t": "chat", "seq": 3, "from": "ana", "text": "three to go for him"})
+        return Scene(name, model)
+    if name == "stroke":
+        model = _model(None)
+        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": _match(BALLS_AT_REST)})
+        traj = demo_trajectory()
+        final = {b: (segs[-1].pos[0], segs[-1].pos[1]) for b, segs in traj.items()}
+        model.apply(
+            {
+                "t": "stroke_played",
+                "seq": 2,
+                "shooter": 0,
+                "stroke": {"direction": 35.0, "speed": 1.6},
+                "start_ms": NOW_MS - stroke_t * 1000.0,
+                "trajectory": traj,
+                "events": [],
+                "result": {"points": 0, "calls": []},
+                "match": _match(final, shooter=1),
+            }
+        )
+        return Scene(name, model)
+    if name == "balkline":
+        model = _model(1)
+        room = _room("balkline_47_2")
+        model.apply({"t": "snapshot", "seq": 1, "room": room, "match": _match(BALLS_AT_REST)})
+        return Scene(name, model, 200.0)
+    if name == "break_choice":
+        model = _model(0)
+        m = _match(
+            BALLS_AT_REST,
+            phase="break_choice",
+            lag_winner=0,
+            score=[0, 0],
+            innings=[0, 0],
+            average=[0.0, 0.0],
+            high_run=[0, 0],
+            current_run=[0, 0],
+        )
+        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
+        return Scene(name, model)
+    raise ValueError(f"unknown scene {name!r}; known: {', '.join(SCENES)}")

@@ -1,0 +1,278 @@
+"""The table screen: the match drawn to scale, aiming and shooting, HUD, prompts, spectating."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+import arcade
+from arcade.shape_list import ShapeElementList
+
+from client.app import hud, render
+from client.app.aim import AimState, first_contact, heading_to
+from client.app.layout import TableLayout
+from client.app.model import GameModel
+from client.app.widgets import Labels
+
+if TYPE_CHECKING:
+    from client.app.app import Controller
+
+FINE_STEP = 0.1  # degrees per arrow press (×10 with shift)
+POWER_STEP = 0.1  # m/s per arrow press
+TIP_STEP = 0.05  # ball radii per key press
+ELEVATION_STEP = 2.5  # degrees per key press
+
+
+class TableScene:
+    """Draws one model on one layout; shared by the live table view and the replay view."""
+
+    def __init__(self) -> None:
+        self.labels = Labels()
+        self._shapes: ShapeElementList | None = None
+        self._shapes_key: tuple[Any, ...] | None = None
+        self.layout: TableLayout | None = None
+
+    def layout_for(self, model: GameModel, width: int, height: int) -> TableLayout:
+        spec = model.table
+        if self.layout is None or (
+            self.layout.spec,
+            self.layout.window_width,
+            self.layout.window_height,
+        ) != (spec, width, height):
+            self.layout = TableLayout.fit(spec, width, height)
+        return self.layout
+
+    def draw_table(self, model: GameModel, layout: TableLayout) -> None:
+        opts = (model.room or {}).get("options") or {}
+        leg = float(opts.get("corner_zone_leg", 0.71)) if isinstance(opts, dict) else 0.71
+        key = (layout, model.discipline, leg)
+        if self._shapes is None or self._shapes_key != key:
+            self._shapes = render.build_table(layout, model.discipline, leg)
+            self._shapes_key = key
+        self._shapes.draw()
+
+
+class TableView(arcade.View):
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(background_color=render.BACKGROUND)
+        self.controller = controller
+        self.scene = TableScene()
+        self.aim = AimState()
+        self.chat_draft: str | None = None
+        self.mouse: tuple[float, float] | None = None
+        self._warned: set[int] = set()
+        self._was_turn = False
+
+    @property
+    def model(self) -> GameModel:
+        return self.controller.model
+
+    @property
+    def layout(self) -> TableLayout:
+        return self.scene.layout_for(self.model, self.window.width, self.window.height)
+
+    # state helpers ----------------------------------------------------------------------------
+    def can_aim(self) -> bool:
+        m = self.model
+        return m.my_turn and not m.animating() and m.cue_ball(m.seat) in m.resting_balls()
+
+    def cue_pose(self) -> tuple[float, float] | None:
+        balls = self.model.resting_balls()
+        return balls.get(self.model.cue_ball(self.model.seat))
+
+    def is_break(self) -> bool:
+        m = self.model.match or {}
+        if "is_break" in m:
+            return bool(m["is_break"])
+        return (
+            self.model.phase == "play"
+            and all(self.model.stat("innings", s, 0) == 0 for s in (0, 1))
+            and not self.model.state.last_stroke
+        )
+
+    def prompt(self) -> str | None:
+        m = self.model
+        if m.spectating:
+            return None
+        phase = m.phase
+        if phase == "waiting":
+            return "Waiting for an opponent…"
+        if phase == "lag" and m.my_turn:
+            return "Lag: shoot toward the top cushion; nearest the bottom cushion wins"
+        if phase == "lag":
+            return "Lag played; waiting for the other lag stroke"
+        if phase == "break_choice":
+            if (m.match or {}).get("lag_winner") == m.seat:
+                return "You won the lag: [1] break yourself   [2] let the opponent break"
+            return "The lag winner is choosing who breaks"
+        if phase == "timeout":
+            return "Time-out · [T] resume" if m.shooter == m.seat else "Opponent's time-out"
+        if m.my_turn and m.frozen:
+            return "Frozen ball: [R] ask for a re-spot, or play away from it"
+        if m.my_turn and self.is_break():
+            return f"Break from the {self.aim.break_spot} starting spot · [S] switch"
+        return None
+
+    # arcade hooks -----------------------------------------------------------------------------
+    def on_update(self, delta_time: float) -> None:
+        self.controller.pump()
+        m = self.model
+        for c in m.due_contacts():
+            self.controller.sounds.play(c.kind, c.speed / 4.0)
+        left = m.seconds_left()
+        if left is not None and m.my_turn:
+            for mark in (10, 5):
+                if left <= mark and mark not in self._warned:
+                    self._warned.add(mark)
+                    self.controller.sounds.play("clock_warning")
+        turn = m.my_turn
+        if turn and not self._was_turn:
+            self._warned = set()
+        self._was_turn = turn
+
+    def on_draw(self) -> None:
+        self.clear()
+        layout = self.layout
+        m = self.model
+        self.scene.draw_table(m, layout)
+        poses = m.poses()
+        render.draw_balls(layout, poses)
+        labels = self.scene.labels
+        aiming = self.can_aim()
+        if aiming:
+            cue_name = m.cue_ball(m.seat)
+            cue = poses[cue_name]
+            others = {b: (p.x, p.y) for b, p in poses.items() if b != cue_name}
+            contact = first_contact(m.table, (cue.x, cue.y), self.aim.direction, others)
+            render.draw_aim(layout, cue, contact)
+            render.draw_cue(layout, cue, self.aim)
+        hud.draw_scoreboard(layout, m, labels)
+        if m.spectating:
+            hud.draw_spectator_panel(layout, m, labels, self.chat_draft)
+        else:
+            hud.draw_controls(layout, self.aim, labels, aiming)
+        hud.draw_banners(layout, m, labels)
+        text = self.prompt()
+        if text:
+            hud.draw_prompt(layout, text, labels)
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.mouse = (x, y)
+        if self.can_aim() and not self.aim.pulling and self.layout.rails.contains(x, y):
+            cue = self.cue_pose()
+            if cue is not None:
+                target = self.layout.to_table(x, y)
+                if math.dist(target, cue) > 1e-6:
+                    self.aim.direction = heading_to(cue, target)
+
+    def _spin_at(self, x: float, y: float) -> bool:
+        sx, sy, r = self.layout.spin_selector
+        if math.hypot(x - sx, y - sy) <= r * 1.1:
+            self.aim.set_tip((x - sx) / r, (y - sy) / r)
+            return True
+        return False
+
+    def _elevation_at(self, x: float, y: float) -> bool:
+        px, py, arm = self.layout.elevation_dial
+        if px - 4 <= x <= px + arm + 4 and py - 4 <= y <= py + arm + 4:
+            self.aim.set_elevation(math.degrees(math.atan2(max(0.0, y - py), max(0.0, x - px))))
+            return True
+        return False
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if self.model.spectating or button != arcade.MOUSE_BUTTON_LEFT:
+            return
+        if self._spin_at(x, y) or self._elevation_at(x, y):
+            return
+        if self.can_aim() and self.layout.rails.contains(x, y):
+            self.aim.start_pull(self.layout.to_table(x, y))
+
+    def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        if self.aim.pulling:
+            self.aim.drag_to(self.layout.to_table(x, y))
+        elif not self.model.spectating and not self._spin_at(x, y):
+            self._elevation_at(x, y)
+
+    def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if not self.aim.pulling:
+            return
+        self.aim.drag_to(self.layout.to_table(x, y))
+        stroke = self.aim.release()
+        if stroke is not None and self.can_aim():
+            self.shoot()
+
+    def shoot(self) -> None:
+        s = self.aim.stroke()
+        fields: dict[str, Any] = {
+            "direction": round(s.direction, 4),
+            "speed": round(s.speed, 4),
+            "tip_x": round(s.tip_x, 4),
+            "tip_y": round(s.tip_y, 4),
+            "elevation": round(s.elevation, 3),
+        }
+        if self.is_break():
+            fields["spot"] = self.aim.break_spot
+        self.controller.send("stroke", **fields)
+        self.controller.sounds.play("cue", s.speed / 8.0)
+
+    def on_text(self, text: str) -> None:
+        if self.chat_draft is not None and text not in ("\r", "\n"):
+            self.chat_draft = (self.chat_draft + text)[:200]
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        k = arcade.key
+        if self.chat_draft is not None:
+            if symbol in (k.ENTER, k.RETURN):
+                if self.chat_draft.strip():
+                    self.controller.send("chat", text=self.chat_draft.strip())
+                self.chat_draft = None
+            elif symbol == k.BACKSPACE:
+                self.chat_draft = self.chat_draft[:-1]
+            elif symbol == k.ESCAPE:
+                self.chat_draft = None
+            return
+        if symbol in (k.ENTER, k.RETURN):
+            self.chat_draft = ""
+            return
+        if symbol == k.ESCAPE:
+            self.controller.send("leave")
+            self.controller.show_lobby()
+            return
+        m = self.model
+        if m.spectating:
+            return
+        big = 10.0 if modifiers & k.MOD_SHIFT else 1.0
+        if symbol == k.LEFT:
+            self.aim.nudge_direction(FINE_STEP * big)
+        elif symbol == k.RIGHT:
+            self.aim.nudge_direction(-FINE_STEP * big)
+        elif symbol == k.UP:
+            self.aim.set_speed(self.aim.speed + POWER_STEP * big)
+        elif symbol == k.DOWN:
+            self.aim.set_speed(self.aim.speed - POWER_STEP * big)
+        elif symbol == k.I:
+            self.aim.set_tip(self.aim.tip_x, self.aim.tip_y + TIP_STEP)
+        elif symbol == k.K:
+            self.aim.set_tip(self.aim.tip_x, self.aim.tip_y - TIP_STEP)
+        elif symbol == k.J:
+            self.aim.set_tip(self.aim.tip_x - TIP_STEP, self.aim.tip_y)
+        elif symbol == k.L:
+            self.aim.set_tip(self.aim.tip_x + TIP_STEP, self.aim.tip_y)
+        elif symbol == k.C:
+            self.aim.set_tip(0.0, 0.0)
+        elif symbol == k.E:
+            self.aim.set_elevation(self.aim.elevation + ELEVATION_STEP)
+        elif symbol == k.D:
+            self.aim.set_elevation(self.aim.elevation - ELEVATION_STEP)
+        elif symbol == k.SPACE and self.can_aim():
+            self.shoot()
+        elif symbol == k.S:
+            self.aim.break_spot = "left" if self.aim.break_spot == "right" else "right"
+        elif symbol == k.R and m.my_turn and m.frozen:
+            self.controller.send("respot")
+        elif symbol == k.T and m.shooter == m.seat:
+            self.controller.send("resume" if m.phase == "timeout" else "timeout")
+        elif symbol in (k.KEY_1, k.NUM_1) and m.phase == "break_choice":
+            self.controller.send("choose_break", breaker="me")
+        elif symbol in (k.KEY_2, k.NUM_2) and m.phase == "break_choice":
+            self.controller.send("choose_break", breaker="opponent")

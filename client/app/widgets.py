@@ -1,0 +1,200 @@
+"""Small immediate-mode widgets: cached text labels, buttons, text fields and option pickers.
+
+Arcade's ``Text`` objects are expensive to lay out, so ``Labels`` keeps one per key and only
+touches it when its text or position changes. Widgets hit-test in window pixels; views route
+mouse and keyboard events to them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import arcade
+
+from client.app.layout import Rect
+
+Color = tuple[int, int, int, int]
+TEXT: Color = (235, 238, 242, 255)
+DIM: Color = (150, 158, 170, 255)
+ACCENT: Color = (255, 196, 60, 255)
+PANEL: Color = (30, 36, 46, 235)
+BUTTON: Color = (52, 92, 150, 255)
+BUTTON_HOVER: Color = (72, 118, 186, 255)
+BUTTON_OFF: Color = (60, 64, 72, 255)
+FONT = ("DejaVu Sans", "Liberation Sans", "Arial")
+
+
+class Labels:
+    """One ``arcade.Text`` per key, updated only when something changed."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, arcade.Text] = {}
+        self._args: dict[str, tuple[Any, ...]] = {}
+
+    def draw(
+        self,
+        key: str,
+        text: str,
+        x: float,
+        y: float,
+        size: float = 12,
+        color: Color = TEXT,
+        anchor_x: str = "left",
+        anchor_y: str = "baseline",
+        bold: bool = False,
+    ) -> arcade.Text:
+        args = (text, x, y, size, color, anchor_x, anchor_y, bold)
+        label = self._cache.get(key)
+        if label is None:
+            label = arcade.Text(
+                text,
+                x,
+                y,
+                color,
+                size,
+                anchor_x=anchor_x,
+                anchor_y=anchor_y,
+                bold=bold,
+                font_name=FONT,
+            )
+            self._cache[key] = label
+        elif self._args[key] != args:
+            old = self._args[key]
+            if old[0] != text:
+                label.text = text
+            if old[1:3] != (x, y):
+                label.position = (x, y)
+            if old[3] != size:
+                label.font_size = size
+            if old[4] != color:
+                label.color = color
+            if old[5] != anchor_x:
+                label.anchor_x = anchor_x
+            if old[6] != anchor_y:
+                label.anchor_y = anchor_y
+            if old[7] != bold:
+                label.bold = bold
+        self._args[key] = args
+        label.draw()
+        return label
+
+
+def draw_panel(r: Rect, color: Color = PANEL) -> None:
+    arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, color)
+
+
+@dataclass
+class Button:
+    key: str
+    text: str
+    rect: Rect
+    on_click: Callable[[], None]
+    enabled: bool = True
+    hover: bool = False
+
+    def draw(self, labels: Labels) -> None:
+        col = BUTTON_OFF if not self.enabled else (BUTTON_HOVER if self.hover else BUTTON)
+        draw_panel(self.rect, col)
+        labels.draw(
+            f"btn:{self.key}",
+            self.text,
+            self.rect.cx,
+            self.rect.cy,
+            12,
+            TEXT if self.enabled else DIM,
+            "center",
+            "center",
+        )
+
+    def click(self, x: float, y: float) -> bool:
+        if self.enabled and self.rect.contains(x, y):
+            self.on_click()
+            return True
+        return False
+
+
+@dataclass
+class TextField:
+    key: str
+    label: str
+    rect: Rect
+    value: str = ""
+    max_len: int = 64
+    focused: bool = False
+    secret: bool = False
+
+    def draw(self, labels: Labels) -> None:
+        labels.draw(f"tfl:{self.key}", self.label, self.rect.left, self.rect.top + 6, 11, DIM)
+        draw_panel(self.rect, (20, 24, 32, 255))
+        border = ACCENT if self.focused else (90, 98, 112, 255)
+        arcade.draw_lrbt_rectangle_outline(
+            self.rect.left, self.rect.right, self.rect.bottom, self.rect.top, border, 1.5
+        )
+        shown = "•" * len(self.value) if self.secret else self.value
+        caret = "|" if self.focused else ""
+        labels.draw(
+            f"tf:{self.key}",
+            shown + caret,
+            self.rect.left + 8,
+            self.rect.cy,
+            13,
+            TEXT,
+            "left",
+            "center",
+        )
+
+    def type_text(self, text: str) -> None:
+        if self.focused:
+            clean = "".join(ch for ch in text if ch.isprintable())
+            self.value = (self.value + clean)[: self.max_len]
+
+    def backspace(self) -> None:
+        if self.focused:
+            self.value = self.value[:-1]
+
+
+@dataclass
+class Picker:
+    """Cycles through a list of choices on click (left: next, right: previous)."""
+
+    key: str
+    label: str
+    rect: Rect
+    choices: Sequence[Any]
+    index: int = 0
+    fmt: Callable[[Any], str] = field(default=str)
+
+    @property
+    def value(self) -> Any:
+        return self.choices[self.index]
+
+    def draw(self, labels: Labels) -> None:
+        labels.draw(f"pkl:{self.key}", self.label, self.rect.left, self.rect.top + 6, 11, DIM)
+        draw_panel(self.rect, (20, 24, 32, 255))
+        arcade.draw_lrbt_rectangle_outline(
+            self.rect.left,
+            self.rect.right,
+            self.rect.bottom,
+            self.rect.top,
+            (90, 98, 112, 255),
+            1.5,
+        )
+        labels.draw(
+            f"pk:{self.key}",
+            f"‹ {self.fmt(self.value)} ›",
+            self.rect.cx,
+            self.rect.cy,
+            13,
+            TEXT,
+            "center",
+            "center",
+        )
+
+    def click(self, x: float, y: float, button: int = 1) -> bool:
+        if not self.rect.contains(x, y):
+            return False
+        step = -1 if button == 4 else 1  # arcade.MOUSE_BUTTON_RIGHT == 4
+        self.index = (self.index + step) % len(self.choices)
+        return True

@@ -1,0 +1,151 @@
+"""The game model: server messages in, what the screen shows out, on the server's clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.app.model import CALL_SHOW_MS, GameModel
+from client.app.scenes import BALLS_AT_REST, NOW_MS, demo_trajectory
+
+
+class Clock:
+    def __init__(self, ms: float) -> None:
+        self.ms = ms
+
+    def __call__(self) -> float:
+        return self.ms
+
+
+def seated(clock: Clock, offset: float = 0.0) -> GameModel:
+    m = GameModel(now_local_ms=clock)
+    m.apply(
+        {
+            "t": "welcome",
+            "v": 1,
+            "player_id": "p1",
+            "token": "t",
+            "server_time_ms": clock.ms + offset,
+        }
+    )
+    m.apply({"t": "joined", "room_id": "r1", "seat": 0, "seat_token": "s"})
+    m.apply(
+        {
+            "t": "snapshot",
+            "seq": 1,
+            "room": {"room_id": "r1", "options": {"discipline": "three_cushion"}, "players": []},
+            "match": {
+                "phase": "play",
+                "shooter": 0,
+                "balls": {b: list(p) for b, p in BALLS_AT_REST.items()},
+                "score": [3, 1],
+                "deadline_ms": clock.ms + offset + 30_000,
+            },
+        }
+    )
+    return m
+
+
+def stroke_msg(start_ms: float, seq: int = 2) -> dict[str, object]:
+    traj = demo_trajectory()
+    final = {b: [s[-1].pos[0], s[-1].pos[1]] for b, s in traj.items()}
+    return {
+        "t": "stroke_played",
+        "seq": seq,
+        "shooter": 0,
+        "stroke": {},
+        "start_ms": start_ms,
+        "trajectory": traj,
+        "events": [
+            {"t": 0.0, "kind": "strike", "balls": ["white"]},
+            {"t": 0.5, "kind": "ball_cushion", "balls": ["white"], "speeds": [1.2]},
+            {"t": 1.5, "kind": "ball_ball", "balls": ["white", "red"], "speeds": [0.8, 0.0]},
+        ],
+        "result": {"points": 0, "calls": [{"code": "miss", "text": "Two cushions"}]},
+        "match": {"phase": "play", "shooter": 1, "balls": final, "score": [3, 1]},
+    }
+
+
+def test_clock_offset_from_welcome_turns_server_deadlines_into_seconds_left() -> None:
+    clock = Clock(1_000_000.0)
+    m = seated(clock, offset=5_000.0)  # the server's clock runs 5 s ahead of ours
+    assert m.now_ms() == pytest.approx(1_005_000.0)
+    assert m.seconds_left() == pytest.approx(30.0)
+    clock.ms += 12_500
+    assert m.seconds_left() == pytest.approx(17.5)
+    clock.ms += 60_000
+    assert m.seconds_left() == 0.0
+
+
+def test_players_and_spectators_see_the_same_ball_at_the_same_server_time() -> None:
+    start = NOW_MS - 700.0
+    player, spectator = seated(Clock(NOW_MS)), GameModel(now_local_ms=Clock(NOW_MS - 2_000))
+    spectator.clock_offset_ms = 2_000.0  # a different local clock, same server time
+    spectator.apply({"t": "snapshot", "seq": 1, "room": {"room_id": "r1"}, "match": {}})
+    for m in (player, spectator):
+        m.apply(stroke_msg(start))
+    assert spectator.spectating and not player.spectating
+    assert player.poses()["white"] == spectator.poses()["white"]
+
+
+def test_a_late_joiner_picks_the_stroke_up_mid_way() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    m.apply(stroke_msg(NOW_MS - 1_000.0))  # arrived a second after the strike
+    w = m.poses()["white"]
+    start = BALLS_AT_REST["white"]
+    assert (w.x, w.y) != start and w.speed > 0
+    assert m.animating()
+    # the contact at 0.5 s is in the past: no late click; the one at 1.5 s is heard on time
+    assert m.due_contacts() == []
+    clock.ms += 600
+    assert [c.kind for c in m.due_contacts()] == ["ball_ball"]
+    assert m.due_contacts() == []
+
+
+def test_when_the_stroke_ends_the_balls_rest_where_the_server_says() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    msg = stroke_msg(NOW_MS)
+    m.apply(msg)
+    assert m.shooter == 1 and not m.my_turn
+    clock.ms += 60_000
+    assert not m.animating()
+    final = msg["match"]["balls"]  # type: ignore[index]
+    poses = m.poses()
+    assert m.animation is None
+    assert (poses["white"].x, poses["white"].y) == tuple(final["white"])
+    # the marks keep the orientation the roll left them in
+    assert poses["white"].orientation != (1.0, 0.0, 0.0, 0.0)
+
+
+def test_referee_calls_show_as_banners_for_a_while() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    m.apply(stroke_msg(NOW_MS))
+    m.apply({"t": "call", "seq": 3, "code": "frozen", "text": "Frozen"})
+    assert [c.text for c in m.active_calls()] == ["Two cushions", "Frozen"]
+    clock.ms += CALL_SHOW_MS + 1
+    assert m.active_calls() == []
+
+
+def test_stale_broadcast_does_not_replay_an_animation() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    m.apply(stroke_msg(NOW_MS, seq=2))
+    anim = m.animation
+    m.apply(stroke_msg(NOW_MS + 5, seq=2))  # the same seq again
+    assert m.animation is anim
+
+
+def test_errors_are_kept_and_announced() -> None:
+    m = seated(Clock(NOW_MS))
+    m.apply({"t": "error", "code": "not_your_turn", "message": "It isn't your turn."})
+    assert m.last_error is not None and m.last_error["code"] == "not_your_turn"
+    assert m.active_calls()[-1].text == "It isn't your turn."
+
+
+def test_cue_ball_follows_the_breaker() -> None:
+    m = seated(Clock(NOW_MS))
+    assert m.cue_ball(0) == "white" and m.cue_ball(1) == "yellow"
+    m.match = {**(m.match or {}), "breaker": 1}
+    assert m.cue_ball(0) == "yellow" and m.cue_ball(1) == "white"

@@ -1,0 +1,195 @@
+"""Offscreen screenshots of known states: what a player must see is where it must be.
+
+The scenes are rendered once, in a subprocess (``ARCADE_HEADLESS=1``, so no display and no GL
+state inside pytest); the expected pixel positions come from the same pure layout and motion
+code the renderer uses, evaluated here independently of any drawing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from client.app import hud, render
+from client.app.layout import TableLayout
+from client.app.scenes import BALLS_AT_REST, SCENES, build
+
+REFERENCE = Path(__file__).parent / "reference"
+W, H = 1280, 800
+
+Rgb = tuple[int, int, int]
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
+    out = tmp_path_factory.mktemp("shots")
+    env = {**os.environ, "ARCADE_HEADLESS": "1"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "client.app.shots", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=90,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return {name: Image.open(out / f"{name}.png").convert("RGB") for name in SCENES}
+
+
+def layout() -> TableLayout:
+    return TableLayout.fit(build("player").model.table, W, H)
+
+
+def px(img: Image.Image, sx: float, sy: float) -> Rgb:
+    """Pixel at window coordinates (arcade's origin is bottom-left; images are top-left)."""
+    p = img.getpixel((round(sx), H - 1 - round(sy)))
+    assert isinstance(p, tuple)
+    return (p[0], p[1], p[2])
+
+
+def close(a: Rgb, b: tuple[int, ...], tol: int = 40) -> bool:
+    return max(abs(x - y) for x, y in zip(a, b[:3], strict=False)) <= tol
+
+
+def dominant(img: Image.Image, sx: float, sy: float, radius: float) -> Rgb:
+    """Most common colour in a disc (the ball's marks and highlight are small)."""
+    counts: Counter[Rgb] = Counter()
+    r = int(radius)
+    for dx in range(-r, r + 1):
+        for dy in range(-r, r + 1):
+            if dx * dx + dy * dy <= radius * radius:
+                counts[px(img, sx + dx, sy + dy)] += 1
+    return counts.most_common(1)[0][0]
+
+
+def count_colour(
+    img: Image.Image, box: tuple[float, float, float, float], colour: Rgb, tol: int = 30
+) -> int:
+    """Pixels within ``tol`` of ``colour`` in a window-coordinate box (left, bottom, right, top)."""
+    left, bottom, right, top = (round(v) for v in box)
+    region = img.crop((left, H - top, right, H - bottom))
+    r0, g0, b0 = colour
+    return sum(
+        1
+        for r, g, b in region.getdata()
+        if abs(r - r0) <= tol and abs(g - g0) <= tol and abs(b - b0) <= tol
+    )
+
+
+@pytest.mark.parametrize("scene", ["player", "spectator", "balkline"])
+def test_each_ball_is_drawn_at_its_table_position_in_its_colour(
+    shots: dict[str, Image.Image], scene: str
+) -> None:
+    lay = layout()
+    r = lay.ball_radius_px
+    for ball, (x, y) in BALLS_AT_REST.items():
+        sx, sy = lay.to_screen(x, y)
+        assert close(dominant(shots[scene], sx, sy, 0.7 * r), render.BALL_COLOURS[ball]), ball
+
+
+def test_animated_ball_is_where_its_segment_puts_it_at_that_server_time(
+    shots: dict[str, Image.Image],
+) -> None:
+    """The stroke scene is 0.9 s into the white's roll: evaluate the segment by hand."""
+    scene = build("stroke")
+    anim = scene.model.animation
+    assert anim is not None
+    seg = anim.motion.paths["white"].segments[0]
+    t = 0.9
+    assert seg.t0 == 0.0 and t < anim.motion.paths["white"].segments[1].t0
+    x = seg.pos[0] + seg.vel[0] * t + seg.acc[0] * t * t / 2
+    y = seg.pos[1] + seg.vel[1] * t + seg.acc[1] * t * t / 2
+    lay = layout()
+    img = shots["stroke"]
+    sx, sy = lay.to_screen(x, y)
+    assert close(dominant(img, sx, sy, 0.7 * lay.ball_radius_px), render.BALL_COLOURS["white"])
+    # ...and it has left its starting point: bare cloth there now.
+    ox, oy = lay.to_screen(*BALLS_AT_REST["white"])
+    assert close(px(img, ox + 0.5 * lay.ball_radius_px, oy), render.CLOTH)
+    # The moving ball shows its rotation marks (red dots on the white ball).
+    marks = count_colour(
+        img, (sx - 10, sy - 10, sx + 10, sy + 10), render.MARK_COLOURS["white"][:3], 45
+    )
+    assert marks > 0
+
+
+def test_diamonds_are_drawn_on_the_rails(shots: dict[str, Image.Image]) -> None:
+    lay = layout()
+    pts = lay.diamond_screen_points()
+    assert len(pts) == 20  # R-TABLE-3: 7 per long rail, 3 per short rail
+    for sx, sy in pts:
+        assert close(px(shots["player"], sx, sy), render.DIAMOND, 30), (sx, sy)
+        assert close(px(shots["player"], sx + 12, sy), render.RAIL, 30)
+
+
+def test_scoreboard_shows_both_scores_and_the_draining_shot_clock(
+    shots: dict[str, Image.Image],
+) -> None:
+    img = shots["player"]
+    lay = layout()
+    sb = lay.scoreboard
+    # The shooter's (seat 0) score is drawn in the accent colour, the other's in white.
+    assert count_colour(img, (sb.left, sb.bottom, sb.cx - 80, sb.top), (255, 196, 60)) > 100
+    assert count_colour(img, (sb.cx + 80, sb.bottom, sb.right, sb.top), (235, 238, 242)) > 100
+    # 8.4 s of 30 s left: the 10 s warning colour, an arc of 28 % starting at twelve o'clock.
+    cx, cy = lay.clock_centre
+    cy += 6
+    on_arc = math.radians(90 + 0.5 * 360 * 8.4 / 30)
+    off_arc = math.radians(90 + 0.8 * 360)
+    rr = hud.CLOCK_RADIUS
+    assert close(px(img, cx + rr * math.cos(on_arc), cy + rr * math.sin(on_arc)), hud.CLOCK_WARN)
+    assert not close(
+        px(img, cx + rr * math.cos(off_arc), cy + rr * math.sin(off_arc)), hud.CLOCK_WARN
+    )
+
+
+def test_referee_call_is_shown_as_a_banner(shots: dict[str, Image.Image]) -> None:
+    lay = layout()
+    cloth = lay.cloth
+    # The banner panel (dark) sits at the top of the cloth where bare cloth would be blue.
+    assert close(px(shots["player"], cloth.cx - 100, cloth.top - 40), (12, 16, 22), 25)
+    assert close(px(shots["spectator"], cloth.cx - 100, cloth.top - 40), render.CLOTH)
+
+
+def test_player_sees_the_cue_and_a_spectator_does_not(shots: dict[str, Image.Image]) -> None:
+    lay = layout()
+    cloth = lay.rails
+    box = (cloth.left, cloth.bottom, cloth.right, cloth.top)
+    shaft = (228, 200, 150)
+    assert count_colour(shots["player"], box, shaft, 12) > 200
+    assert count_colour(shots["spectator"], box, shaft, 12) == 0
+    # The spectator's panel instead of the stroke controls: no power gauge fill.
+    g = lay.power_gauge
+    assert close(px(shots["player"], g.left + 5, g.cy), (90, 200, 120))
+    assert not close(px(shots["spectator"], g.left + 5, g.cy), (90, 200, 120))
+
+
+def test_balkline_lines_are_drawn_and_three_cushion_has_none(
+    shots: dict[str, Image.Image],
+) -> None:
+    lay = layout()
+    sx, sy = lay.to_screen(0.473, 0.9)
+    near = [px(shots["balkline"], sx + d, sy) for d in (-1, 0, 1)]
+    assert any(not close(p, render.CLOTH, 25) for p in near)
+    assert all(close(px(shots["player"], sx + d, sy), render.CLOTH, 25) for d in (-1, 0, 1))
+
+
+def test_screens_match_the_reference_images(shots: dict[str, Image.Image]) -> None:
+    """Catch unintended visual changes. Regenerate with CAROM_UPDATE_REFERENCE=1."""
+    REFERENCE.mkdir(exist_ok=True)
+    for name, img in shots.items():
+        ref_path = REFERENCE / f"{name}.png"
+        if os.environ.get("CAROM_UPDATE_REFERENCE") == "1" or not ref_path.exists():
+            img.save(ref_path)
+            continue
+        ref = Image.open(ref_path).convert("RGB")
+        assert ref.size == img.size
+        diff = ImageChops.difference(ref, img).convert("L").point(lambda v: 255 if v > 48 else 0)
+        changed = sum(1 for v in diff.getdata() if v) / (W * H)
+        assert changed < 0.01, f"{name}: {changed:.2%} of pixels differ from {ref_path.name}"
