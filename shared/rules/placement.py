@@ -15,6 +15,8 @@ from shared.table import BALLS, TOUCH_TOLERANCE, BallName, CushionName, Point, T
 Side = Literal["left", "right"]
 Balls = tuple[Point, Point, Point]
 
+# Inclusive comparisons at exactly the tolerance must not flip on the last bit of a float.
+FLOAT_SLACK = 1e-12  # m
 LAG_CUSHION_GAP = 0.20  # m, R-LAG-1: lag balls about 0.20 m from the nearest long cushion
 
 
@@ -55,7 +57,7 @@ class Contact:
 
 def balls_touch(a: Point, b: Point, table: TableSpec) -> bool:
     """R-FROZEN-5 / R-RESPOT-GEOM: centres within 2R + tolerance."""
-    return math.dist(a, b) <= 2 * table.ball_radius + TOUCH_TOLERANCE
+    return math.dist(a, b) <= 2 * table.ball_radius + TOUCH_TOLERANCE + FLOAT_SLACK
 
 
 def cushion_normals(table: TableSpec, p: Point) -> dict[CushionName, tuple[float, float, float]]:
@@ -77,7 +79,7 @@ def contact_of(balls: Balls, cue: BallName, table: TableSpec) -> Contact:
     cushions = tuple(
         name
         for name, (_, _, d) in cushion_normals(table, p).items()
-        if d <= table.ball_radius + TOUCH_TOLERANCE
+        if d <= table.ball_radius + TOUCH_TOLERANCE + FLOAT_SLACK
     )
     return Contact(touching, cushions)
 

@@ -719,10 +719,12 @@ def _settle(state: MatchState, now: int) -> MatchState:
     else:
         awaited = [state.shooter] if state.shooter is not None else []
     away = any(not state.connected[s] for s in awaited)
+    # The clock counts only from the moment the balls are at rest (R-CLOCK-1).
+    start = max(now, state.resting_at_ms)
     if away and state.deadline_ms is not None:
-        return replace(state, paused_ms=max(0, state.deadline_ms - now), deadline_ms=None)
+        return replace(state, paused_ms=max(0, state.deadline_ms - start), deadline_ms=None)
     if not away and state.deadline_ms is None and state.paused_ms is not None:
-        return replace(state, deadline_ms=now + state.paused_ms, paused_ms=None)
+        return replace(state, deadline_ms=start + state.paused_ms, paused_ms=None)
     return state
 
 

@@ -180,8 +180,10 @@ def judge_stroke(
                 f"Zone foul: the carom in {zone.name} had to drive an object ball out ({rule}).",
             )
             return StrokeJudgment(0, foul, (Call("foul", foul.text, foul.rule_id),), ())
-        # A ball that left and came back re-arms the count (PT Art. 14.3, 20.2).
-        new_counts.append((zone.name, 0 if drove_out else zone_counts.get(zone.name, 0) + 1))
+        # A ball that left and came back re-arms the count (PT Art. 14.3, 20.2): no entry
+        # means the next carom inside is the first one again.
+        if not drove_out:
+            new_counts.append((zone.name, zone_counts.get(zone.name, 0) + 1))
 
     return StrokeJudgment(1, None, (Call("good", "Good.", "R-PLAY-1"),), tuple(new_counts))
 

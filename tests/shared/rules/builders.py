@@ -7,8 +7,8 @@
 - ``"red>top"``: an object ball hits a cushion; ``"red*yellow"``: two object balls collide;
 - ``"off:red"``: a ball leaves the table.
 
-Events are 0.1 s apart. ``final`` gives rest positions (default: unchanged; a ball that went off
-is None). This mirrors the physics contract (shared/physics/types.py) without running it.
+Events are 0.1 s apart unless a step ends in ``@t`` (seconds), e.g. ``"red@0.001"``.
+``final`` gives rest positions (default: unchanged; a ball that went off is None). This mirrors the physics contract (shared/physics/types.py) without running it.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ def make_result(
     cue = next(iter(strokes))
     events: list[Event] = [Event(0.0, "strike", (cue,))]
     gone: list[BallName] = []
-    for k, step in enumerate(steps, start=1):
-        t = round(0.1 * k, 3)
+    for k, raw in enumerate(steps, start=1):
+        step, _, at = raw.partition("@")
+        t = float(at) if at else round(0.1 * k, 3)
         positions = (after or {}).get(k, {})
         states = {b: BallState(p, (0.0, 0.0)) for b, p in positions.items()}
         if step.startswith("off:"):
