@@ -1,0 +1,305 @@
+"""The asyncio task that owns one room: its inbox, its timer, its physics jobs, its persistence.
+
+Connection handlers never touch a room; they put items in its inbox. The task takes one item at a
+time, hands it to the sans-I/O :class:`~server.room.Room` with the current server time, and
+carries out the effects in a fixed order: persist first (a stroke is durable before anyone hears
+of it, DESIGN.md "Life of a stroke" step 6), then update which connections are in the room, then
+queue the messages, then start physics jobs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import msgpack
+
+from server.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
+from server.simulation import run_job
+from server.store import RoomRecord, Store
+from shared import rules
+from shared.protocol import ErrorCode, encode, error
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage
+
+if TYPE_CHECKING:
+    from server.metrics import Metrics
+
+log = logging.getLogger("carom.room")
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+@dataclass(frozen=True, slots=True)
+class Inbound:
+    """A client message for the room."""
+
+    who: Member
+    msg: ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class Enter:
+    """join / spectate / rejoin, after the lobby checked the password and hashed the token."""
+
+    who: Member
+    msg: ts.Join | ts.Spectate | ts.Rejoin
+    token: str = ""
+    token_hash: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class Simulated:
+    outcome: SimOutcome
+    wall_s: float
+
+
+class Stop:
+    """Persist and end the task (server shutdown)."""
+
+
+class Close:
+    """The room is empty and done: mark it closed in the store and end the task."""
+
+
+Item = Inbound | Enter | Gone | Simulated | Stop | Close
+
+
+class RoomActor:
+    def __init__(
+        self,
+        room: Room,
+        store: Store,
+        executor: Executor,
+        deliver: Callable[[tuple[ConnId, ...], bytes], None],
+        membership: Callable[[ConnId, RoomActor | None], None],
+        metrics: Metrics,
+        on_close: Callable[[RoomActor], None],
+    ) -> None:
+        self.room = room
+        self.store = store
+        self.executor = executor
+        self.deliver = deliver
+        self.membership = membership
+        self.metrics = metrics
+        self.on_close = on_close
+        self.inbox: asyncio.Queue[Item] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.idle_since: int | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name=f"room-{self.room.room_id}")
+
+    def post(self, item: Item) -> None:
+        self.inbox.put_nowait(item)
+
+    def record(self) -> RoomRecord:
+        r = self.room
+        opts = r.create.to_wire()
+        for k in ("t", "id", "password"):
+            opts.pop(k, None)
+        return RoomRecord(
+            room_id=r.room_id,
+            options=opts,
+            private=r.private,
+            password_hash=r.password_hash,
+            created_ms=r.created_ms,
+            seq=r.seq,
+            seats=[
+                None
+                if s is None
+                else {
+                    "player_id": s.player_id,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "left": s.left,
+                }
+                for s in r.seats
+            ],
+            state=rules.state_to_dict(r.state),
+            match_id=r.match_id,
+        )
+
+    async def _run(self) -> None:
+        while True:
+            wake = self.room.next_wake()
+            timeout = None if wake is None else max(0.0, (wake - now_ms()) / 1000)
+            item: Item | None = None
+            try:
+                async with asyncio.timeout(timeout):
+                    item = await self.inbox.get()
+            except TimeoutError:
+                item = None
+            if isinstance(item, Stop):
+                self._persist_now()
+                return
+            if isinstance(item, Close):
+                if self.room.is_empty() and self.room.pending is None:
+                    self._close(now_ms())
+                    return
+                continue
+            now = now_ms()
+            try:
+                fx = self._dispatch(item, now)
+                self._apply(fx, now, item)
+                wake = self.room.next_wake()
+                if wake is not None and wake <= now:
+                    self._apply(self.room.tick(now), now, None)
+            except Exception:
+                # Our bug. The room's state is whatever the referee last returned (it is
+                # immutable, so never half-changed); tell the sender and carry on.
+                log.exception("room %s failed on %r", self.room.room_id, item)
+                self.metrics.internal_errors += 1
+                if isinstance(item, Inbound | Enter):
+                    data = encode(error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed."))
+                    self.deliver((item.who.conn,), data)
+            self._track_idle(now)
+
+    def _dispatch(self, item: Item | None, now: int) -> Effects:
+        room = self.room
+        if item is None:
+            return room.tick(now)
+        if isinstance(item, Inbound):
+            if item.who.conn not in room.conns():
+                fx = Effects()
+                fx.to(
+                    [item.who.conn],
+                    error(ErrorCode.NOT_IN_ROOM, "You are not in this room.", item.msg.id),
+                )
+                return fx
+            return room.handle(item.who, item.msg, now)
+        if isinstance(item, Enter):
+            if isinstance(item.msg, ts.Join):
+                return room.join(item.who, item.msg, item.token_hash, item.token, now)
+            if isinstance(item.msg, ts.Spectate):
+                return room.spectate(item.who, item.msg)
+            return room.rejoin(item.who, item.msg, item.token_hash, now)
+        if isinstance(item, Gone):
+            return room.disconnect(item.conn, now)
+        if isinstance(item, Simulated):
+            self.metrics.simulations += 1
+            self.metrics.simulation_cpu_s += item.outcome.cpu_s
+            self.metrics.simulation_wall_s += item.wall_s
+            fx = room.simulated(item.outcome, now)
+            if fx.strokes and any(s.kind == "stroke" for s in fx.strokes):
+                self.metrics.strokes += 1
+            return fx
+        raise TypeError(f"unknown inbox item {item!r}")
+
+    def _apply(self, fx: Effects, now: int, item: Item | None) -> None:
+        room = self.room
+        store = self.store
+        if fx.new_match or (fx.strokes and room.match_id is None):
+            players = [
+                {"player_id": s.player_id, "name": s.name} for s in room.seats if s is not None
+            ]
+            room.match_id = store.start_match(
+                room.room_id, room.options.discipline.value, self.record().options, players, now
+            )
+        if fx.strokes:
+            record = self.record()
+            for log_entry in fx.strokes:
+                data: bytes = msgpack.packb(log_entry.record, use_bin_type=True)
+                store.commit_stroke(
+                    record, log_entry.kind, log_entry.seat, log_entry.played_ms, data, now
+                )
+        elif fx.save:
+            store.save_room(self.record(), now)
+        if fx.finished is not None and room.match_id is not None:
+            winner, reason, sheet = fx.finished
+            store.finish_match(room.match_id, winner, reason, sheet, now)
+        for conn in fx.detach:
+            self.membership(conn, None)
+        for conn in fx.attach:
+            self.membership(conn, self)
+        if isinstance(item, Enter) and item.who.conn not in room.conns():
+            self.membership(item.who.conn, None)  # refused (room full, bad token …)
+        for conns, msg in fx.sends:
+            self.deliver(conns, encode(msg))
+        for job in fx.jobs:
+            self._submit(job)
+
+    def _submit(self, job: SimJob) -> None:
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        future = loop.run_in_executor(self.executor, run_job, job)
+
+        def done(f: asyncio.Future[SimOutcome]) -> None:
+            if f.cancelled():
+                return
+            exc = f.exception()
+            outcome = (
+                SimOutcome(job.job, None, {}, [], 0.0, f"{type(exc).__name__}: {exc}")
+                if exc is not None
+                else f.result()
+            )
+            self.post(Simulated(outcome, time.perf_counter() - started))
+
+        future.add_done_callback(done)
+
+    def _persist_now(self) -> None:
+        try:
+            self.store.save_room(self.record(), now_ms())
+        except Exception:
+            log.exception("could not save room %s", self.room.room_id)
+
+    def _track_idle(self, now: int) -> None:
+        """Remember since when nobody is in the room (the lobby's sweeper closes it later)."""
+        if not self.room.is_empty() or self.room.pending is not None:
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = now
+
+    def _close(self, now: int) -> None:
+        self.room.closed = True
+        self.store.close_room(self.room.room_id, now)
+        self.on_close(self)
+
+
+def restore_room(record: RoomRecord, now: int) -> Room:
+    """Bring a room back from its row after a restart. Every seat is now disconnected: the
+    referee pauses its clock and starts its grace time (R-END-5) from ``now``."""
+    from server.room import SeatHolder
+
+    create = ts.CreateRoom(**{k: v for k, v in record.options.items() if k != "t"})
+    room = Room(record.room_id, create, record.created_ms, password_hash=record.password_hash)
+    room.seq = record.seq + 1000  # broadcasts after the last save may be lost: leave a gap
+    room.match_id = record.match_id
+    if record.state is not None:
+        room.state = rules.state_from_dict(record.state)
+    for i, row in enumerate(record.seats):
+        if row is not None:
+            room.seats[i] = SeatHolder(
+                row["player_id"], row["name"], row["token_hash"], None, bool(row.get("left"))
+            )
+    for i, holder in enumerate(room.seats):
+        if (
+            holder is not None
+            and room.state.connected[i]
+            and room.state.phase is not rules.Phase.OVER
+        ):
+            room.state, _ = rules.apply(room.state, rules.Disconnected(i), now)
+    return room
+
+
+def idle_expired(actor: RoomActor, now: int, idle_s: float, finished_s: float) -> bool:
+    """Whether the lobby's sweeper should close this room."""
+    if actor.idle_since is None:
+        return False
+    phase = actor.room.state.phase
+    limit = finished_s if phase is rules.Phase.OVER else idle_s
+    if phase not in (rules.Phase.WAITING, rules.Phase.OVER):
+        return False  # a running match ends by the referee's grace, not by the sweeper
+    return now - actor.idle_since >= limit * 1000

@@ -1,0 +1,79 @@
+"""``carom serve``: run the game server (the lead's top-level CLI calls ``configure``/``run``).
+
+Module-level imports stay light: asyncio, websockets and the physics load only in ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from server.config import DEFAULT_PORT
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
+    )
+    parser.add_argument("--db", default="carom.db", help="SQLite file (default carom.db)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="physics processes (default 1; 0 = a thread in the server process)",
+    )
+    parser.add_argument(
+        "--origin",
+        action="append",
+        default=[],
+        help="allowed browser Origin (repeatable; default: any). Clients without one pass.",
+    )
+    parser.add_argument("--max-rooms", type=int, default=5000, help="open rooms (default 5000)")
+    parser.add_argument(
+        "--max-connections", type=int, default=10_000, help="connections (default 10000)"
+    )
+    parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+    import sys
+
+    from server.config import ServerConfig
+    from server.lobby import GameServer
+
+    logging.basicConfig(
+        level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    config = ServerConfig(
+        host=args.host,
+        port=args.port,
+        db_path=args.db,
+        workers=args.workers,
+        origins=tuple(args.origin),
+        max_rooms=args.max_rooms,
+        max_connections=args.max_connections,
+    )
+
+    async def main() -> None:
+        server = GameServer(config)
+        await server.start()
+        # One machine-readable line, flushed, so scripts and tests can find a port-0 server.
+        print(f"carom server listening on ws://{config.host}:{server.port}/", flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, stop.set)
+        await stop.wait()
+        print("carom server draining", flush=True)
+        await server.stop()
+
+    try:
+        asyncio.run(main())
+    except OSError as exc:
+        print(f"carom serve: {exc}", file=sys.stderr)
+        return 1
+    return 0

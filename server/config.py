@@ -1,0 +1,36 @@
+"""Server settings: every limit in one frozen object (DESIGN.md "Limits everywhere")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+DEFAULT_PORT: Final = 8765
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = DEFAULT_PORT  # 0: pick a free port (tests)
+    db_path: str = "carom.db"
+    # Frames: the codec answers ``too_large`` above ``max_frame``; websockets closes the
+    # connection with 1009 above ``hard_max_frame`` without reading it.
+    max_frame: int = 16 * 1024
+    hard_max_frame: int = 64 * 1024
+    # Per-connection message rate: a token bucket of ``burst`` refilled at ``rate`` per second.
+    rate: float = 20.0
+    burst: float = 40.0
+    # A connection that sends this many bad frames (or rate-limited ones) is closed with 1008.
+    max_strikes: int = 25
+    max_rooms_per_connection: int = 4  # open rooms a connection may have created
+    max_rooms: int = 5000  # open rooms in the whole server
+    max_connections: int = 10_000
+    outbound_queue: int = 512  # messages waiting for a slow client before it is dropped
+    # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it in a thread
+    # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).
+    workers: int = 2
+    origins: tuple[str, ...] = field(default_factory=tuple)  # empty: any origin
+    # An empty room (nobody seated, nobody watching) is closed after this long.
+    idle_room_s: float = 600.0
+    # Leave finished rooms open this long for a rematch, then close them.
+    finished_room_s: float = 300.0

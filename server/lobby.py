@@ -1,0 +1,576 @@
+"""The game server: websocket connections, the lobby, the rooms' actors, HTTP health/metrics.
+
+Each connection has a reader (this module's ``_serve``) and a writer task draining its own
+bounded queue, so one slow client can never stall a room (websockets' broadcast guide). The
+reader decodes and polices frames (size, rate, validity) and answers lobby requests itself;
+room messages go to the room actor's inbox untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from multiprocessing import get_context
+from typing import Any
+
+import msgpack
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+from websockets.typing import Origin
+
+from server.actor import (
+    Close,
+    Enter,
+    Gone,
+    Inbound,
+    RoomActor,
+    Stop,
+    idle_expired,
+    now_ms,
+    restore_room,
+)
+from server.config import ServerConfig
+from server.credentials import check_password, hash_password, new_token, token_hash
+from server.metrics import Metrics
+from server.room import ConnId, Member, Room
+from server.simulation import warm_up
+from server.store import Store
+from shared.protocol import (
+    PROTOCOL_VERSION,
+    ErrorCode,
+    ProtocolError,
+    decode,
+    encode,
+    error,
+)
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage, ServerMessage
+
+log = logging.getLogger("carom.server")
+
+# Close codes (RFC 6455 §7.4.1); docs/protocol.md lists when each is used.
+CLOSE_GOING_AWAY = 1001  # server shutting down
+CLOSE_POLICY = 1008  # repeated bad frames, rate abuse, or too slow to read
+CLOSE_TOO_BIG = 1009  # frame above the hard limit (sent by websockets itself)
+CLOSE_TRY_LATER = 1013  # server full
+
+LOBBY = (
+    ts.Hello,
+    ts.ListRooms,
+    ts.CreateRoom,
+    ts.Join,
+    ts.Spectate,
+    ts.Rejoin,
+    ts.Ping,
+    ts.ListMatches,
+    ts.GetReplay,
+)
+
+
+@dataclass(eq=False, slots=True)
+class Client:
+    conn: ConnId
+    ws: ServerConnection
+    queue: asyncio.Queue[bytes | None]
+    player_id: str | None = None
+    name: str = ""
+    room: RoomActor | None = None
+    tokens: float = 0.0
+    refill_at: float = field(default_factory=time.monotonic)
+    strikes: int = 0
+    created: set[str] = field(default_factory=set)
+    closing: bool = False
+
+    def member(self) -> Member:
+        assert self.player_id is not None
+        return Member(self.conn, self.player_id, self.name)
+
+
+class GameServer:
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.metrics = Metrics()
+        self.clients: dict[ConnId, Client] = {}
+        self.rooms: dict[str, RoomActor] = {}
+        self.store: Store | None = None
+        self.executor: Executor | None = None
+        self.server: Server | None = None
+        self.draining = False
+        self._next_conn = 0
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # Life cycle -----------------------------------------------------------------------------
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        port: int = self.server.sockets[0].getsockname()[1]
+        return port
+
+    async def start(self) -> None:
+        cfg = self.config
+        self.store = Store(cfg.db_path)
+        if cfg.workers > 0:
+            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
+            pool = ProcessPoolExecutor(cfg.workers, mp_context=get_context("spawn"))
+            await asyncio.gather(
+                *(
+                    asyncio.get_running_loop().run_in_executor(pool, warm_up)
+                    for _ in range(cfg.workers)
+                )
+            )
+            self.executor = pool
+        else:
+            self.executor = ThreadPoolExecutor(1, thread_name_prefix="physics")
+        now = now_ms()
+        for record in self.store.open_rooms():
+            try:
+                room = restore_room(record, now)
+            except Exception:
+                log.exception("room %s could not be restored; closing it", record.room_id)
+                self.store.close_room(record.room_id, now)
+                continue
+            self._add_actor(room).post(Close())  # an empty room closes unless someone returns
+        self.server = await serve(
+            self._serve,
+            cfg.host,
+            cfg.port,
+            process_request=self._http,
+            max_size=cfg.hard_max_frame,
+            compression=None,  # msgpack floats barely compress; deflate costs CPU and memory
+            origins=_origins(cfg.origins),
+            ping_interval=20,
+            ping_timeout=20,
+        )
+        self._sweeper = asyncio.create_task(self._sweep())
+        log.info(
+            "listening on ws://%s:%d/ with %d open rooms", cfg.host, self.port, len(self.rooms)
+        )
+
+    async def stop(self) -> None:
+        """Drain: stop accepting, persist every room, tell clients, close with 1001."""
+        self.draining = True
+        if self.server is not None:
+            self.server.close(close_connections=False)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        actors = list(self.rooms.values())
+        for actor in actors:
+            actor.post(Stop())
+        await asyncio.gather(
+            *(a.task for a in actors if a.task is not None), return_exceptions=True
+        )
+        closing = encode(
+            tc.Closing(
+                reason="The server is restarting; your room is saved. "
+                "Reconnect and rejoin with your seat token."
+            )
+        )
+        for client in list(self.clients.values()):
+            self._send(client, closing)
+        await asyncio.sleep(0)  # let writers flush what they have
+        await asyncio.gather(
+            *(c.ws.close(CLOSE_GOING_AWAY, "server shutting down") for c in self.clients.values()),
+            return_exceptions=True,
+        )
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        if self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.store is not None:
+            self.store.close()
+
+    async def _sweep(self) -> None:
+        cfg = self.config
+        while True:
+            await asyncio.sleep(min(10.0, cfg.idle_room_s, cfg.finished_room_s))
+            now = now_ms()
+            for actor in list(self.rooms.values()):
+                if idle_expired(actor, now, cfg.idle_room_s, cfg.finished_room_s):
+                    actor.post(Close())
+
+    # Rooms -----------------------------------------------------------------------------------
+    def _add_actor(self, room: Room) -> RoomActor:
+        assert self.store is not None and self.executor is not None
+        actor = RoomActor(
+            room,
+            self.store,
+            self.executor,
+            self._deliver,
+            self._membership,
+            self.metrics,
+            self._room_closed,
+        )
+        self.rooms[room.room_id] = actor
+        actor.start()
+        return actor
+
+    def _room_closed(self, actor: RoomActor) -> None:
+        self.rooms.pop(actor.room.room_id, None)
+        for client in self.clients.values():
+            client.created.discard(actor.room.room_id)
+            if client.room is actor:
+                client.room = None
+
+    def _membership(self, conn: ConnId, actor: RoomActor | None) -> None:
+        client = self.clients.get(conn)
+        if client is not None and (actor is not None or client.room is not None):
+            client.room = actor
+
+    # Output ----------------------------------------------------------------------------------
+    def _deliver(self, conns: tuple[ConnId, ...], data: bytes) -> None:
+        for conn in conns:
+            client = self.clients.get(conn)
+            if client is not None:
+                self._send(client, data)
+
+    def _send(self, client: Client, data: bytes) -> None:
+        if client.closing:
+            return
+        try:
+            client.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            # Too slow to read its messages: drop it rather than let the queue grow. It can
+            # reconnect, rejoin and sync.
+            self.metrics.slow_clients += 1
+            self._close(client, CLOSE_POLICY, "too slow: outbound queue full")
+            return
+        self.metrics.messages_out += 1
+        self.metrics.bytes_out += len(data)
+
+    def _reply(self, client: Client, msg: ServerMessage) -> None:
+        if isinstance(msg, tc.Error):
+            self.metrics.errors[msg.code] += 1
+        self._send(client, encode(msg))
+
+    def _close(self, client: Client, code: int, reason: str) -> None:
+        if client.closing:
+            return
+        client.closing = True
+        self.metrics.closes[code] += 1
+        with contextlib.suppress(asyncio.QueueFull):
+            client.queue.put_nowait(None)
+        asyncio.get_running_loop().create_task(client.ws.close(code, reason))
+
+    async def _writer(self, client: Client) -> None:
+        while True:
+            data = await client.queue.get()
+            if data is None:
+                return
+            try:
+                await client.ws.send(data)
+            except ConnectionClosed:
+                return
+
+    # Connections -------------------------------------------------------------------------------
+    async def _serve(self, ws: ServerConnection) -> None:
+        cfg = self.config
+        if self.draining:
+            await ws.close(CLOSE_GOING_AWAY, "server shutting down")
+            return
+        if len(self.clients) >= cfg.max_connections:
+            self.metrics.closes[CLOSE_TRY_LATER] += 1
+            await ws.close(CLOSE_TRY_LATER, "server full")
+            return
+        self._next_conn += 1
+        client = Client(self._next_conn, ws, asyncio.Queue(cfg.outbound_queue), tokens=cfg.burst)
+        self.clients[client.conn] = client
+        self.metrics.connections_total += 1
+        writer = asyncio.create_task(self._writer(client))
+        try:
+            async for data in ws:
+                if client.closing:
+                    break
+                await self._frame(client, data)
+        except ConnectionClosed:
+            pass
+        finally:
+            self.clients.pop(client.conn, None)
+            if client.room is not None:
+                client.room.post(Gone(client.conn))
+            client.closing = True
+            with contextlib.suppress(asyncio.QueueFull):
+                client.queue.put_nowait(None)
+            if not writer.done():
+                writer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
+
+    def _strike(self, client: Client) -> None:
+        client.strikes += 1
+        if client.strikes >= self.config.max_strikes:
+            self._close(client, CLOSE_POLICY, "too many bad messages")
+
+    async def _frame(self, client: Client, data: str | bytes) -> None:
+        cfg = self.config
+        self.metrics.messages_in += 1
+        # Token bucket: ``rate`` messages per second, bursts up to ``burst``.
+        t = time.monotonic()
+        client.tokens = min(cfg.burst, client.tokens + (t - client.refill_at) * cfg.rate)
+        client.refill_at = t
+        if client.tokens < 1.0:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED, f"Slow down: at most {cfg.rate:g} messages per second."
+                ),
+            )
+            self._strike(client)
+            return
+        client.tokens -= 1.0
+        try:
+            msg = decode(data, max_size=cfg.max_frame)
+        except ProtocolError as exc:
+            self._reply(
+                client,
+                tc.Error(code=exc.code.value, message=exc.message[:900], re=_request_id(data)),
+            )
+            self._strike(client)
+            return
+        try:
+            await self._message(client, msg)
+        except Exception:
+            log.exception("failed on %r", msg)
+            self.metrics.internal_errors += 1
+            self._reply(
+                client, error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed.", msg.id)
+            )
+
+    async def _message(self, client: Client, msg: ClientMessage) -> None:
+        re = msg.id
+        if isinstance(msg, ts.Ping):
+            self._reply(client, tc.Pong(server_time_ms=now_ms(), re=re))
+            return
+        if isinstance(msg, ts.Hello):
+            await self._hello(client, msg)
+            return
+        if client.player_id is None:
+            self._reply(client, error(ErrorCode.HELLO_FIRST, "Say hello first.", re))
+            return
+        if not isinstance(msg, LOBBY):
+            if client.room is None:
+                self._reply(
+                    client, error(ErrorCode.NOT_IN_ROOM, "Join or spectate a room first.", re)
+                )
+            else:
+                client.room.post(Inbound(client.member(), msg))
+            return
+        if isinstance(msg, ts.ListRooms):
+            rooms = [a.room.summary() for a in self.rooms.values()][:500]
+            self._reply(client, tc.Rooms(rooms=rooms, re=re))
+        elif isinstance(msg, ts.CreateRoom):
+            await self._create(client, msg)
+        elif isinstance(msg, ts.Join | ts.Spectate | ts.Rejoin):
+            await self._enter(client, msg)
+        elif isinstance(msg, ts.ListMatches):
+            assert self.store is not None
+            found = self.store.list_matches(msg.limit or 20, msg.player_id, msg.before)
+            self._reply(client, tc.Matches(matches=found, re=re))
+        elif isinstance(msg, ts.GetReplay):
+            self._replay(client, msg)
+
+    async def _hello(self, client: Client, msg: ts.Hello) -> None:
+        assert self.store is not None
+        if client.player_id is not None:
+            self._reply(client, error(ErrorCode.ALREADY_GREETED, "You already said hello.", msg.id))
+            return
+        if msg.v != PROTOCOL_VERSION:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.UNSUPPORTED_VERSION,
+                    f"This server speaks protocol version {PROTOCOL_VERSION}.",
+                    msg.id,
+                ),
+            )
+            return
+        now = now_ms()
+        if msg.token is not None:
+            found = self.store.player_by_token(token_hash(msg.token))
+            if found is None:
+                self._reply(
+                    client,
+                    error(
+                        ErrorCode.BAD_TOKEN,
+                        "Unknown identity token; say hello without one to get a new identity.",
+                        msg.id,
+                    ),
+                )
+                return
+            player_id, token = found[0], msg.token
+            self.store.touch_player(player_id, msg.name, now)
+        else:
+            player_id, token = "p" + secrets.token_hex(8), new_token()
+            self.store.add_player(player_id, token_hash(token), msg.name, now)
+        client.player_id, client.name = player_id, msg.name
+        self._reply(
+            client,
+            tc.Welcome(
+                v=PROTOCOL_VERSION,
+                player_id=player_id,
+                token=token,
+                server_time_ms=now_ms(),
+                re=msg.id,
+            ),
+        )
+
+    async def _create(self, client: Client, msg: ts.CreateRoom) -> None:
+        cfg = self.config
+        if self.draining:
+            self._reply(
+                client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
+            )
+            return
+        if len(self.rooms) >= cfg.max_rooms:
+            self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, "The server is full.", msg.id))
+            return
+        if len(client.created) >= cfg.max_rooms_per_connection:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.TOO_MANY_ROOMS,
+                    f"At most {cfg.max_rooms_per_connection} open rooms per connection.",
+                    msg.id,
+                ),
+            )
+            return
+        if msg.private and msg.password is None:
+            self._reply(
+                client,
+                tc.Error(
+                    code=ErrorCode.BAD_FIELD.value,
+                    message="A private room needs a password.",
+                    re=msg.id,
+                ),
+            )
+            return
+        hashed = await asyncio.to_thread(hash_password, msg.password) if msg.password else None
+        room_id = "r" + secrets.token_hex(5)
+        try:
+            room = Room(room_id, msg, now_ms(), password_hash=hashed)
+        except ValueError as exc:
+            self._reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
+            return
+        actor = self._add_actor(room)
+        assert self.store is not None
+        self.store.save_room(actor.record(), now_ms())
+        client.created.add(room_id)
+        self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
+
+    async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
+        actor = self.rooms.get(msg.room_id)
+        if actor is None:
+            self._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
+            return
+        if client.room is not None:
+            already = "this room" if client.room is actor else "another room"
+            self._reply(
+                client,
+                error(
+                    ErrorCode.ALREADY_IN_ROOM,
+                    f"You are already in {already}; leave it first.",
+                    msg.id,
+                ),
+            )
+            return
+        room = actor.room
+        if isinstance(msg, ts.Join | ts.Spectate) and room.password_hash is not None:
+            ok = msg.password is not None and await asyncio.to_thread(
+                check_password, msg.password, room.password_hash
+            )
+            if not ok:
+                self._reply(
+                    client,
+                    error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id),
+                )
+                return
+        if client.room is not None or client.closing:  # changed while the password was checked
+            return
+        client.room = actor  # later messages of this connection queue behind the entry
+        if isinstance(msg, ts.Join):
+            token = new_token()
+            actor.post(Enter(client.member(), msg, token, token_hash(token)))
+        elif isinstance(msg, ts.Rejoin):
+            actor.post(Enter(client.member(), msg, msg.seat_token, token_hash(msg.seat_token)))
+        else:
+            actor.post(Enter(client.member(), msg))
+
+    def _replay(self, client: Client, msg: ts.GetReplay) -> None:
+        assert self.store is not None
+        match = self.store.match(msg.match_id)
+        if match is None:
+            self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
+            return
+        strokes: list[dict[str, Any]] = []
+        for n, kind, seat, played_ms, record in self.store.strokes(msg.match_id):
+            body = msgpack.unpackb(record, raw=False)
+            strokes.append({"n": n, "kind": kind, "seat": seat, "played_ms": played_ms, **body})
+        self._reply(
+            client,
+            tc.Replay(
+                match_id=msg.match_id,
+                room=match,
+                strokes=strokes,
+                finished=match["finished_ms"] is not None,
+                scoresheet=match["scoresheet"],
+                re=msg.id,
+            ),
+        )
+
+    # HTTP ------------------------------------------------------------------------------------
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        path = request.path.split("?", 1)[0]
+        if path == "/health":
+            status = "draining" if self.draining else "ok"
+            return connection.respond(
+                HTTPStatus.OK if not self.draining else HTTPStatus.SERVICE_UNAVAILABLE,
+                status + "\n",
+            )
+        if path == "/metrics":
+            seated = sum(
+                1
+                for c in self.clients.values()
+                if c.room is not None and c.room.room.seat_of(c.conn) is not None
+            )
+            spectators = sum(len(a.room.spectators) for a in self.rooms.values())
+            body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
+            response = connection.respond(HTTPStatus.OK, body)
+            response.headers = Headers(
+                [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type"]
+                + [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]
+            )
+            return response
+        if path != "/":
+            return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        return None
+
+
+def _origins(allowed: tuple[str, ...]) -> list[Origin | None] | None:
+    """Browsers send an Origin; bots and the desktop client send none, and are let in."""
+    if not allowed:
+        return None
+    return [*(Origin(o) for o in allowed), None]
+
+
+def _request_id(data: str | bytes) -> int | None:
+    """The ``id`` of a frame the codec refused, if one can be read (so the error can echo it)."""
+    if not isinstance(data, bytes) or len(data) > 64 * 1024:
+        return None
+    try:
+        obj = msgpack.unpackb(data, raw=False, strict_map_key=False)
+    except Exception:
+        return None
+    if isinstance(obj, dict):
+        value = obj.get("id")
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 2**53:
+            return value
+    return None

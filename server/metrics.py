@@ -1,0 +1,74 @@
+"""Counters for ``GET /metrics`` (Prometheus text exposition format 0.0.4)."""
+
+from __future__ import annotations
+
+import resource
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass(slots=True)
+class Metrics:
+    started: float = field(default_factory=time.time)
+    connections_total: int = 0
+    messages_in: int = 0
+    messages_out: int = 0
+    bytes_out: int = 0
+    strokes: int = 0
+    simulations: int = 0
+    simulation_cpu_s: float = 0.0  # CPU inside the physics (worker side)
+    simulation_wall_s: float = 0.0  # submit → result, as the room sees it
+    internal_errors: int = 0
+    errors: Counter[str] = field(default_factory=Counter)  # error replies by code
+    closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
+    slow_clients: int = 0
+
+    def render(self, rooms: int, connections: int, players: int, spectators: int) -> str:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        lines = [
+            "# HELP carom_rooms Open rooms.",
+            "# TYPE carom_rooms gauge",
+            f"carom_rooms {rooms}",
+            "# HELP carom_connections Open websocket connections.",
+            "# TYPE carom_connections gauge",
+            f"carom_connections {connections}",
+            "# TYPE carom_seated_players gauge",
+            f"carom_seated_players {players}",
+            "# TYPE carom_spectators gauge",
+            f"carom_spectators {spectators}",
+            "# TYPE carom_connections_total counter",
+            f"carom_connections_total {self.connections_total}",
+            "# TYPE carom_messages_in_total counter",
+            f"carom_messages_in_total {self.messages_in}",
+            "# TYPE carom_messages_out_total counter",
+            f"carom_messages_out_total {self.messages_out}",
+            "# TYPE carom_bytes_out_total counter",
+            f"carom_bytes_out_total {self.bytes_out}",
+            "# HELP carom_strokes_total Strokes played and refereed.",
+            "# TYPE carom_strokes_total counter",
+            f"carom_strokes_total {self.strokes}",
+            "# TYPE carom_simulations_total counter",
+            f"carom_simulations_total {self.simulations}",
+            "# HELP carom_simulation_cpu_seconds_total CPU spent in the physics engine.",
+            "# TYPE carom_simulation_cpu_seconds_total counter",
+            f"carom_simulation_cpu_seconds_total {self.simulation_cpu_s:.6f}",
+            "# HELP carom_simulation_wall_seconds_total Submit-to-result time of simulations.",
+            "# TYPE carom_simulation_wall_seconds_total counter",
+            f"carom_simulation_wall_seconds_total {self.simulation_wall_s:.6f}",
+            "# TYPE carom_internal_errors_total counter",
+            f"carom_internal_errors_total {self.internal_errors}",
+            "# TYPE carom_slow_clients_total counter",
+            f"carom_slow_clients_total {self.slow_clients}",
+            "# TYPE carom_errors_total counter",
+            *(f'carom_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.errors.items())),
+            "# TYPE carom_closes_total counter",
+            *(f'carom_closes_total{{code="{c}"}} {n}' for c, n in sorted(self.closes.items())),
+            "# TYPE process_cpu_seconds_total counter",
+            f"process_cpu_seconds_total {usage.ru_utime + usage.ru_stime:.3f}",
+            "# TYPE process_max_resident_memory_bytes gauge",
+            f"process_max_resident_memory_bytes {usage.ru_maxrss * 1024}",
+            "# TYPE process_start_time_seconds gauge",
+            f"process_start_time_seconds {self.started:.3f}",
+        ]
+        return "\n".join(lines) + "\n"

@@ -1,0 +1,667 @@
+"""One room's logic, sans I/O: ``(sender, message, now) -> effects`` (STYLE.md, as websockets'
+protocol core and its connect4 tutorial).
+
+Theory of operation. A room holds two seats, any number of spectators and one referee state
+(``shared.rules``). Every input is a method call with the server time passed in: a client message
+(:meth:`Room.handle`), a dropped connection (:meth:`Room.disconnect`), a timer (:meth:`Room.tick`)
+or a finished simulation (:meth:`Room.simulated`). Each returns :class:`Effects`: the messages to
+send to which connections, the physics jobs to run, and what to persist. The asyncio actor in
+``server/actor.py`` owns the sockets, the timers, the process pool and the database; this class
+owns none of them, so tests can drive a whole match by hand.
+
+A stroke is two steps. ``handle(Stroke)`` checks the turn and answers with a :class:`SimJob`; the
+balls are "moving" for the room from then on, so every other stroke is refused. When the job
+finishes, ``simulated`` hands the physics result to the referee, at the time the stroke was
+received, so the referee's clocks (shot clock from rest, R-CLOCK-1) are exactly those the clients
+see in ``start_ms``/``rest_ms``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from shared import rules
+from shared.physics.types import ShotResult, StrokeError
+from shared.physics.types import Stroke as Cue
+from shared.protocol import ErrorCode, error
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage, ServerMessage
+from shared.rules import IllegalAction, MatchState, Phase, Verdict
+from shared.table import BallName, Point
+
+ConnId = int
+
+# The referee's own error codes that the protocol passes through unchanged (docs/protocol.md).
+RULES_CODES = {
+    "bad_field",
+    "wrong_phase",
+    "not_your_turn",
+    "balls_moving",
+    "not_practice",
+    "already_played",
+    "not_frozen",
+    "not_start_of_inning",
+    "no_timeouts_left",
+    "clock_expired",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """Who sent a message: the connection and the identity it said hello with."""
+
+    conn: ConnId
+    player_id: str
+    name: str
+
+
+@dataclass(slots=True)
+class SeatHolder:
+    player_id: str
+    name: str
+    token_hash: str  # SHA-256 of the seat token; the token itself is never kept
+    conn: ConnId | None  # None: disconnected
+    left: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SimJob:
+    """A physics run for the actor to do off the event loop."""
+
+    job: int
+    kind: Literal["stroke", "lag"]
+    table: str
+    balls: dict[BallName, Point]
+    strokes: dict[BallName, Cue]  # the struck ball(s)
+    seat: int | None
+    spot: str | None
+    received_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class SimOutcome:
+    """What the worker sends back: the result plus its wire forms, built off the loop."""
+
+    job: int
+    result: ShotResult | None
+    trajectory: dict[str, Any]
+    events: list[dict[str, Any]]
+    cpu_s: float
+    failure: str | None = None
+
+
+@dataclass(slots=True)
+class StrokeLog:
+    kind: str
+    seat: int | None
+    played_ms: int
+    record: dict[str, Any]
+
+
+@dataclass(slots=True)
+class Effects:
+    sends: list[tuple[tuple[ConnId, ...], ServerMessage]] = field(default_factory=list)
+    jobs: list[SimJob] = field(default_factory=list)
+    new_match: bool = False  # the actor must open a match row before saving strokes
+    strokes: list[StrokeLog] = field(default_factory=list)
+    finished: tuple[int | None, str, dict[str, Any]] | None = None
+    save: bool = False  # seats or state changed: save the room row
+    attach: list[ConnId] = field(default_factory=list)  # connections now in this room
+    detach: list[ConnId] = field(default_factory=list)  # connections no longer in it
+
+    def to(self, conns: tuple[ConnId, ...] | list[ConnId], msg: ServerMessage) -> None:
+        if conns:
+            self.sends.append((tuple(conns), msg))
+
+
+def options_from_wire(msg: ts.CreateRoom) -> rules.MatchOptions:
+    """The referee's options from ``create_room``; ValueError when the referee refuses them."""
+    kw: dict[str, Any] = {"discipline": msg.discipline}
+    for name in ("distance", "shot_clock_s", "innings_limit", "sets", "equalizing"):
+        value = getattr(msg, name)
+        if value is not None:
+            kw[name] = value
+    for name in ("timeout_s", "grace_s", "table", "practice"):
+        value = getattr(msg, name)
+        if value is not None:
+            kw[name] = value
+    return rules.MatchOptions(**kw)
+
+
+def result_wire(verdict: Verdict) -> dict[str, Any]:
+    """A verdict as the protocol's ``result`` map."""
+    return {
+        "points": verdict.points,
+        "foul": None
+        if verdict.foul is None
+        else {
+            "rule_id": verdict.foul.rule_id,
+            "code": verdict.foul.code,
+            "text": verdict.foul.text,
+        },
+        "calls": [{"code": c.code, "text": c.text, "rule_id": c.rule_id} for c in verdict.calls],
+        "respots": {b: [p[0], p[1]] for b, p in verdict.respots.items()},
+        "next_shooter": verdict.next_shooter,
+        "game_over": None
+        if verdict.game_over is None
+        else {"winner": verdict.game_over.winner, "reason": verdict.game_over.reason.value},
+    }
+
+
+class Room:
+    def __init__(
+        self,
+        room_id: str,
+        create: ts.CreateRoom,
+        now_ms: int,
+        *,
+        password_hash: str | None = None,
+    ) -> None:
+        self.room_id = room_id
+        self.create = create  # the options as the creator sent them
+        self.options = options_from_wire(create)
+        self.private = bool(create.private)
+        self.password_hash = password_hash
+        self.created_ms = now_ms
+        self.state: MatchState = rules.new_match(self.options, now_ms)
+        self.seats: list[SeatHolder | None] = [None, None]
+        self.spectators: dict[ConnId, Member] = {}
+        self.seq = 0
+        self.match_id: int | None = None
+        self.pending: SimJob | None = None
+        self._jobs = 0
+        self._turn_key: tuple[Any, ...] | None = None
+        self.strokes_played = 0
+        self.closed = False
+
+    # Views --------------------------------------------------------------------------------
+    @property
+    def practice(self) -> bool:
+        return self.options.practice
+
+    @property
+    def seat_count(self) -> int:
+        return 1 if self.practice else 2
+
+    def conns(self) -> list[ConnId]:
+        seated = [s.conn for s in self.seats if s is not None and s.conn is not None]
+        return seated + list(self.spectators)
+
+    def seat_of(self, conn: ConnId) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s is not None and s.conn == conn:
+                return i
+        return None
+
+    def is_empty(self) -> bool:
+        return not self.conns()
+
+    def summary(self) -> dict[str, Any]:
+        """One entry of ``rooms`` (PROTOCOL.md)."""
+        return {
+            "room_id": self.room_id,
+            "discipline": self.options.discipline.value,
+            "distance": self.options.target,
+            "players": [None if s is None else s.name for s in self.seats[: self.seat_count]],
+            "spectators": len(self.spectators),
+            "phase": self.state.phase.value,
+            "private": self.private,
+            "practice": self.practice,
+        }
+
+    def room_view(self) -> dict[str, Any]:
+        opts = self.options
+        return {
+            **self.summary(),
+            "options": {
+                "discipline": opts.discipline.value,
+                "distance": opts.target,
+                "shot_clock_s": opts.shot_clock_s,
+                "innings_limit": opts.innings_limit,
+                "sets": opts.sets,
+                "equalizing": opts.equalizing,
+                "timeout_s": opts.timeout_s,
+                "grace_s": opts.grace_s,
+                "table": opts.table,
+                "practice": opts.practice,
+            },
+            "seats": [
+                None
+                if s is None
+                else {
+                    "player_id": s.player_id,
+                    "name": s.name,
+                    "connected": s.conn is not None,
+                    "left": s.left,
+                }
+                for s in self.seats[: self.seat_count]
+            ],
+            "match_id": self.match_id,
+        }
+
+    def snapshot(self, seat: int | None, re: int | None = None) -> tc.Snapshot:
+        return tc.Snapshot(
+            seq=self.seq,
+            room=self.room_view(),
+            match=rules.match_view(self.state),
+            seat=seat,
+            re=re,
+        )
+
+    # Entry points ---------------------------------------------------------------------------
+    def join(self, who: Member, msg: ts.Join, token_hash: str, token: str, now: int) -> Effects:
+        """Take a free seat. The lobby has checked the password and made the token."""
+        fx = Effects()
+        free = [i for i in range(self.seat_count) if self.seats[i] is None]
+        if self.state.phase is not Phase.WAITING or not free:
+            fx.to([who.conn], error(ErrorCode.ROOM_FULL, "Both seats are taken.", msg.id))
+            return fx
+        if any(s is not None and s.player_id == who.player_id for s in self.seats):
+            fx.to(
+                [who.conn],
+                error(
+                    ErrorCode.ALREADY_IN_ROOM,
+                    "You already have a seat here; use rejoin with your seat token.",
+                    msg.id,
+                ),
+            )
+            return fx
+        seat = free[0]
+        self.seats[seat] = SeatHolder(who.player_id, who.name, token_hash, who.conn)
+        fx.attach.append(who.conn)
+        fx.save = True
+        fx.to([who.conn], tc.Joined(room_id=self.room_id, seat=seat, seat_token=token, re=msg.id))
+        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
+        if all(self.seats[i] is not None for i in range(self.seat_count)):
+            self._act(fx, rules.Start(), now)
+            fx.new_match = True
+        else:
+            fx.to([who.conn], self.snapshot(seat))
+        return fx
+
+    def spectate(self, who: Member, msg: ts.Spectate) -> Effects:
+        fx = Effects()
+        self.spectators[who.conn] = who
+        fx.attach.append(who.conn)
+        fx.to([who.conn], self.snapshot(None, msg.id))
+        return fx
+
+    def rejoin(self, who: Member, msg: ts.Rejoin, token_hash: str, now: int) -> Effects:
+        fx = Effects()
+        seat = next(
+            (i for i, s in enumerate(self.seats) if s is not None and s.token_hash == token_hash),
+            None,
+        )
+        if seat is None:
+            fx.to(
+                [who.conn],
+                error(ErrorCode.BAD_TOKEN, "That seat token is not valid for this room.", msg.id),
+            )
+            return fx
+        holder = self.seats[seat]
+        assert holder is not None
+        if holder.conn is not None and holder.conn != who.conn:
+            # The same secret from a new connection: the old one is stale (a half-open TCP
+            # connection after a network change). The newest holder of the token wins.
+            fx.to(
+                [holder.conn],
+                error(
+                    ErrorCode.BAD_TOKEN,
+                    "Your seat was taken over by a newer connection with your seat token.",
+                ),
+            )
+            fx.detach.append(holder.conn)
+        holder.conn = who.conn
+        holder.left = False
+        holder.name = who.name
+        fx.attach.append(who.conn)
+        fx.save = True
+        fx.to(
+            [who.conn],
+            tc.Joined(room_id=self.room_id, seat=seat, seat_token=msg.seat_token, re=msg.id),
+        )
+        if not self.state.connected[seat]:
+            self._act(fx, rules.Reconnected(seat), now)
+        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
+        fx.to([who.conn], self.snapshot(seat))
+        return fx
+
+    def disconnect(
+        self, conn: ConnId, now: int, *, left: bool = False, re: int | None = None
+    ) -> Effects:
+        """A connection dropped (or sent ``leave``)."""
+        fx = Effects()
+        fx.detach.append(conn)
+        if left:
+            fx.to([conn], tc.Left(room_id=self.room_id, re=re))
+        if conn in self.spectators:
+            del self.spectators[conn]
+            return fx
+        seat = self.seat_of(conn)
+        if seat is None:
+            return fx
+        holder = self.seats[seat]
+        assert holder is not None
+        holder.conn = None
+        fx.save = True
+        if self.state.phase is Phase.WAITING and left:
+            self.seats[seat] = None  # nothing started: the seat is simply free again
+            self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="left"))
+            return fx
+        holder.left = left
+        if self.state.phase is not Phase.OVER:
+            self._act(fx, rules.Disconnected(seat), now)
+        grace = self.state.grace_deadline[seat]
+        status = "left" if left else "disconnected"
+        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status=status, grace_until_ms=grace))
+        return fx
+
+    def handle(self, who: Member, msg: ClientMessage, now: int) -> Effects:
+        """A room message from a connection that is in this room."""
+        fx = Effects()
+        re = msg.id
+        if isinstance(msg, ts.Sync):
+            fx.to([who.conn], self.snapshot(self.seat_of(who.conn), re))
+            return fx
+        if isinstance(msg, ts.Leave):
+            return self.disconnect(who.conn, now, left=True, re=re)
+        if isinstance(msg, ts.Chat):
+            seat = self.seat_of(who.conn)
+            self._broadcast(fx, tc.ChatLine(seq=0, sender=who.name, text=msg.text, seat=seat))
+            return fx
+        seat = self.seat_of(who.conn)
+        if seat is None:
+            fx.to(
+                [who.conn], error(ErrorCode.NOT_A_PLAYER, "Spectators cannot act in a match.", re)
+            )
+            return fx
+        if isinstance(msg, ts.Place) and not self.practice:
+            fx.to(
+                [who.conn],
+                error(ErrorCode.NOT_PRACTICE, "Balls can only be placed in a practice room.", re),
+            )
+            return fx
+        if self.pending is not None and not isinstance(msg, ts.Concede | ts.Rematch):
+            fx.to([who.conn], error(ErrorCode.BALLS_MOVING, "The balls are still moving.", re))
+            return fx
+        try:
+            if isinstance(msg, ts.Stroke):
+                self._stroke(fx, seat, msg, now)
+            elif isinstance(msg, ts.ChooseBreak):
+                breaker = seat if msg.breaker == "me" else 1 - seat
+                self._act(fx, rules.ChooseBreak(seat, breaker), now)
+            elif isinstance(msg, ts.Respot):
+                self._act(fx, rules.Respot(seat), now)
+            elif isinstance(msg, ts.TimeOut):
+                self._act(fx, rules.TimeOut(seat), now)
+            elif isinstance(msg, ts.Resume):
+                self._act(fx, rules.Resume(seat), now)
+            elif isinstance(msg, ts.Concede):
+                self._act(fx, rules.Concede(seat), now)
+            elif isinstance(msg, ts.Rematch):
+                self._rematch(fx, seat, now)
+            elif isinstance(msg, ts.Place):
+                self._act(fx, rules.Place(cast(dict[BallName, Point], dict(msg.balls))), now)
+                fx.strokes.append(
+                    StrokeLog(
+                        "place",
+                        seat,
+                        now,
+                        {
+                            "balls": {b: list(p) for b, p in msg.balls.items()},
+                            "match": rules.match_view(self.state),
+                        },
+                    )
+                )
+                for conn in self.conns():
+                    fx.to(
+                        [conn], self.snapshot(self.seat_of(conn), re if conn == who.conn else None)
+                    )
+            else:
+                fx.to(
+                    [who.conn],
+                    error(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not a room message.", re),
+                )
+        except IllegalAction as exc:
+            code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
+            fx.to([who.conn], tc.Error(code=code, message=exc.message, re=re))
+        return fx
+
+    def tick(self, now: int) -> Effects:
+        """Apply every referee deadline that is due (shot clock, lag clock, grace …)."""
+        fx = Effects()
+        if self.pending is not None:
+            return fx  # the stroke in flight was sent in time; its result comes first
+        deadline = rules.next_deadline(self.state)
+        if deadline is not None and deadline <= now:
+            self._act(fx, rules.Tick(), now, log_kind="clock")
+        return fx
+
+    def next_wake(self) -> int | None:
+        """The server time at which :meth:`tick` has something to do."""
+        if self.pending is not None:
+            return None
+        return rules.next_deadline(self.state)
+
+    # Strokes -----------------------------------------------------------------------------
+    def _stroke(self, fx: Effects, seat: int, msg: ts.Stroke, now: int) -> None:
+        try:
+            cue = Cue(**msg.cue())
+        except StrokeError as exc:  # unreachable after protocol checks; kept as a guard
+            raise IllegalAction("bad_field", str(exc)) from None
+        state = self.state
+        opts = self.options
+        if state.phase is Phase.LAG:
+            if msg.spot is not None:
+                raise IllegalAction("bad_field", "A starting spot is chosen on the break only.")
+            self._act(fx, rules.LagStroke(seat, cue), now)
+            if self.state.lag_strokes[seat] is not None:
+                self._broadcast(
+                    fx, tc.Call(seq=0, code="lag_stroke", text=f"Seat {seat}'s lag stroke is in.")
+                )
+            both = rules.lag_strokes(self.state)
+            if both is not None:
+                self._start_job(fx, "lag", dict(self.state.positions), both, None, None, now)
+            return
+        # R-PLAY-4 and the turn: refuse before simulating anything (the referee checks the
+        # same again when the result comes back).
+        if state.phase is Phase.TIMEOUT:
+            raise IllegalAction("wrong_phase", "A time-out is running; resume first.")
+        if state.phase is not Phase.PLAY:
+            raise IllegalAction(
+                "wrong_phase", f"No stroke now: the match is in phase {state.phase.value}."
+            )
+        if seat != state.shooter:
+            raise IllegalAction("not_your_turn", "It isn't your turn.")
+        if now < state.resting_at_ms:
+            raise IllegalAction("balls_moving", "The balls are still moving.")
+        if state.deadline_ms is not None and now >= state.deadline_ms:
+            raise IllegalAction("clock_expired", "Your shot clock has run out.")
+        spot = msg.spot if msg.spot is not None else None
+        start = rules.stroke_start(state, spot)  # type: ignore[arg-type]
+        ball = rules.cue_ball(state)
+        del opts
+        self._start_job(fx, "stroke", dict(start), {ball: cue}, seat, spot, now)
+
+    def _start_job(
+        self,
+        fx: Effects,
+        kind: Literal["stroke", "lag"],
+        balls: dict[BallName, Point],
+        strokes: dict[BallName, Cue],
+        seat: int | None,
+        spot: str | None,
+        now: int,
+    ) -> None:
+        self._jobs += 1
+        job = SimJob(self._jobs, kind, self.options.table, balls, strokes, seat, spot, now)
+        self.pending = job
+        fx.jobs.append(job)
+
+    def simulated(self, out: SimOutcome, now: int) -> Effects:
+        fx = Effects()
+        job = self.pending
+        if job is None or job.job != out.job:
+            return fx  # stale: the match ended (concede, forfeit) while the balls rolled
+        self.pending = None
+        if out.result is None:
+            target = self._seat_conn(job.seat)
+            fx.to(
+                target,
+                error(
+                    ErrorCode.INTERNAL_ERROR,
+                    f"The simulation failed ({out.failure}); nothing changed, please play again.",
+                ),
+            )
+            return fx
+        result = out.result
+        t0 = job.received_ms
+        if job.kind == "lag":
+            try:
+                verdict = self._act(fx, rules.LagResult(result), t0, announce=False)
+            except IllegalAction:
+                return fx
+            rest = t0 + math.ceil(result.duration * 1000)
+            strokes = {
+                str(s): {**_cue_dict(result.strokes[b])}
+                for s, b in rules.lag_balls(self.state).items()
+                if b in result.strokes
+            }
+            msg = tc.LagResult(
+                seq=0,
+                winner=verdict.lag_winner,
+                reason=verdict.lag_reason or "",
+                trajectory=out.trajectory,
+                start_ms=t0,
+                rest_ms=rest,
+                strokes=strokes,
+                events=out.events,
+                match=rules.match_view(self.state),
+            )
+            fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire()))
+            self._broadcast(fx, msg)
+            self._announce(fx, verdict)
+            return fx
+        assert job.seat is not None
+        cue = next(iter(job.strokes.values()))
+        try:
+            verdict = self._act(fx, rules.PlayStroke(job.seat, cue, result), t0, announce=False)
+        except IllegalAction as exc:
+            code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
+            fx.to(self._seat_conn(job.seat), tc.Error(code=code, message=exc.message))
+            return fx
+        self.strokes_played += 1
+        stroke = {**_cue_dict(cue), "spot": job.spot, "ball": next(iter(job.strokes))}
+        played = tc.StrokePlayed(
+            seq=0,
+            shooter=job.seat,
+            stroke=stroke,
+            start_ms=t0,
+            rest_ms=self.state.resting_at_ms
+            if self.state.phase is not Phase.OVER
+            else t0 + math.ceil(result.duration * 1000),
+            trajectory=out.trajectory,
+            events=out.events,
+            result=result_wire(verdict),
+            match=rules.match_view(self.state),
+        )
+        fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire()))
+        self._broadcast(fx, played)
+        self._announce(fx, verdict)
+        return fx
+
+    def _rematch(self, fx: Effects, seat: int, now: int) -> None:
+        before = self.state.phase
+        self._act(fx, rules.Rematch(seat), now)
+        if before is Phase.OVER and self.state.phase is not Phase.OVER:
+            fx.new_match = True
+            for conn in self.conns():
+                fx.to([conn], self.snapshot(self.seat_of(conn)))
+
+    # The referee --------------------------------------------------------------------------
+    def _act(
+        self,
+        fx: Effects,
+        action: rules.Action,
+        now: int,
+        *,
+        announce: bool = True,
+        log_kind: str | None = None,
+    ) -> Verdict:
+        """Apply one referee action; raise IllegalAction with the state untouched."""
+        before = self.state
+        self.state, verdict = rules.apply(self.state, action, now)
+        fx.save = True
+        if log_kind is not None and verdict.foul is not None:
+            fx.strokes.append(
+                StrokeLog(
+                    log_kind,
+                    before.shooter,
+                    now,
+                    {"result": result_wire(verdict), "match": rules.match_view(self.state)},
+                )
+            )
+        if announce:
+            self._announce(fx, verdict)
+        return verdict
+
+    def _announce(self, fx: Effects, verdict: Verdict) -> None:
+        for call in verdict.calls:
+            self._broadcast(fx, tc.Call(seq=0, code=call.code, text=call.text))
+        state = self.state
+        key = (state.phase, state.shooter, state.deadline_ms, state.lag_winner)
+        if state.phase is not Phase.OVER and key != self._turn_key:
+            self._turn_key = key
+            shooter = state.lag_winner if state.phase is Phase.BREAK_CHOICE else state.shooter
+            if state.phase in (Phase.WAITING, Phase.LAG):
+                shooter = None
+            frozen = any(c.code == "frozen" for c in verdict.calls) or None
+            self._broadcast(
+                fx,
+                tc.Turn(
+                    seq=0,
+                    shooter=shooter,
+                    deadline_ms=state.deadline_ms,
+                    phase=state.phase.value,
+                    frozen=frozen,
+                ),
+            )
+        if verdict.game_over is not None:
+            sheet = rules.scoresheet(state).to_dict()
+            go = verdict.game_over
+            self._broadcast(
+                fx,
+                tc.GameOver(
+                    seq=0,
+                    winner=go.winner,
+                    reason=go.reason.value,
+                    scoresheet=sheet,
+                    match_id=self.match_id,
+                ),
+            )
+            fx.finished = (go.winner, go.reason.value, sheet)
+
+    def _broadcast(self, fx: Effects, msg: ServerMessage) -> None:
+        """Give ``msg`` the room's next seq and send it to everyone in the room."""
+        self.seq += 1
+        object.__setattr__(msg, "seq", self.seq)  # messages are frozen; seq is set here only
+        fx.to(self.conns(), msg)
+
+    def _seat_conn(self, seat: int | None) -> list[ConnId]:
+        if seat is None:
+            return []
+        holder = self.seats[seat]
+        return [] if holder is None or holder.conn is None else [holder.conn]
+
+
+def _cue_dict(cue: Cue) -> dict[str, float]:
+    return {
+        "direction": cue.direction,
+        "speed": cue.speed,
+        "tip_x": cue.tip_x,
+        "tip_y": cue.tip_y,
+        "elevation": cue.elevation,
+    }

@@ -1,0 +1,54 @@
+"""Physics off the event loop: a job in, the result and its wire forms out.
+
+``run_job`` is a top-level function so a ``ProcessPoolExecutor`` can pickle it. The wire forms
+(the encoded trajectory, the event list) are built in the worker too, so the event loop only
+forwards bytes. Measured on the reference machine (docs/server.md): a three-cushion stroke costs
+1–3 ms of CPU and its result pickles to ~4 KB, so a pool of processes adds about a millisecond of
+latency and keeps a slow stroke (or a physics bug that spins) from stalling every room.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from server.room import SimJob, SimOutcome
+from shared.physics.types import Event
+from shared.table import table_by_name
+
+
+def event_wire(e: Event) -> dict[str, Any]:
+    """One entry of ``stroke_played.events``."""
+    out: dict[str, Any] = {"t": e.t, "kind": e.kind, "balls": list(e.balls)}
+    if e.cushion is not None:
+        out["cushion"] = e.cushion
+    if e.speeds:
+        out["speeds"] = list(e.speeds)
+    return out
+
+
+def run_job(job: SimJob) -> SimOutcome:
+    start = time.process_time()
+    try:
+        from shared.physics import encode_trajectory, simulate, simulate_lag
+
+        table = table_by_name(job.table)
+        if job.kind == "lag":
+            result = simulate_lag(table, job.balls, job.strokes)
+        else:
+            ((ball, stroke),) = job.strokes.items()
+            result = simulate(table, job.balls, ball, stroke)
+        trajectory: dict[str, Any] = dict(encode_trajectory(result.trajectory))
+        events = [event_wire(e) for e in result.events]
+    except Exception as exc:  # a physics bug must not take the room down; report it
+        return SimOutcome(
+            job.job, None, {}, [], time.process_time() - start, f"{type(exc).__name__}: {exc}"
+        )
+    return SimOutcome(job.job, result, trajectory, events, time.process_time() - start)
+
+
+def warm_up() -> bool:
+    """Import the engine in a fresh worker before the first stroke needs it."""
+    from shared.physics import engine  # noqa: F401
+
+    return True

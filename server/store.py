@@ -1,0 +1,298 @@
+"""SQLite persistence: players, rooms, matches and every stroke (DESIGN.md "Persistence").
+
+One file in WAL mode with ``synchronous=NORMAL``: a committed transaction survives a killed
+process (SIGKILL), which is the failure the restart test exercises; only a power cut may lose the
+last commits. A room's state and the stroke that produced it are written in one transaction, so
+after a restart the room and its stroke log always agree.
+
+The class is the "small interface" DESIGN.md asks for: the server calls only these methods, so a
+server database could replace SQLite when one machine is not enough.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    player_id TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    last_seen_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    room_id TEXT PRIMARY KEY,
+    options TEXT NOT NULL,          -- JSON: the create_room options as sent (validated)
+    private INTEGER NOT NULL,
+    password_hash TEXT,             -- scrypt, see server/credentials.py
+    created_ms INTEGER NOT NULL,
+    closed_ms INTEGER,              -- NULL while the room is open
+    seq INTEGER NOT NULL,
+    seats TEXT NOT NULL,            -- JSON: [{player_id, name, token_hash} | null] * 2
+    state TEXT,                     -- JSON: shared.rules.state_to_dict
+    match_id INTEGER,
+    updated_ms INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS matches (
+    match_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room_id TEXT NOT NULL,
+    discipline TEXT NOT NULL,
+    options TEXT NOT NULL,
+    players TEXT NOT NULL,          -- JSON: [{player_id, name}] by seat
+    started_ms INTEGER NOT NULL,
+    finished_ms INTEGER,
+    winner INTEGER,
+    reason TEXT,
+    scoresheet TEXT
+);
+CREATE INDEX IF NOT EXISTS matches_finished ON matches (finished_ms);
+CREATE TABLE IF NOT EXISTS match_players (
+    match_id INTEGER NOT NULL,
+    player_id TEXT NOT NULL,
+    PRIMARY KEY (match_id, player_id)
+);
+CREATE TABLE IF NOT EXISTS strokes (
+    match_id INTEGER NOT NULL,
+    n INTEGER NOT NULL,             -- 1, 2, … within the match
+    kind TEXT NOT NULL,             -- 'lag', 'stroke', 'timeout_foul', 'place', …
+    seat INTEGER,
+    played_ms INTEGER NOT NULL,
+    record BLOB NOT NULL,           -- msgpack: cue parameters, result, trajectory, match after
+    PRIMARY KEY (match_id, n)
+);
+"""
+
+
+@dataclass(slots=True)
+class RoomRecord:
+    room_id: str
+    options: dict[str, Any]
+    private: bool
+    password_hash: str | None
+    created_ms: int
+    seq: int
+    seats: list[dict[str, Any] | None]
+    state: dict[str, Any] | None
+    match_id: int | None
+
+
+class Store:
+    """Synchronous and fast (sub-millisecond commits in WAL); called from the event loop."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # Players ----------------------------------------------------------------------------
+    def player_by_token(self, token_hash: str) -> tuple[str, str] | None:
+        row = self.db.execute(
+            "SELECT player_id, name FROM players WHERE token_hash = ?", (token_hash,)
+        ).fetchone()
+        return None if row is None else (row[0], row[1])
+
+    def add_player(self, player_id: str, token_hash: str, name: str, now_ms: int) -> None:
+        self.db.execute(
+            "INSERT INTO players VALUES (?, ?, ?, ?, ?)",
+            (player_id, token_hash, name, now_ms, now_ms),
+        )
+
+    def touch_player(self, player_id: str, name: str, now_ms: int) -> None:
+        self.db.execute(
+            "UPDATE players SET name = ?, last_seen_ms = ? WHERE player_id = ?",
+            (name, now_ms, player_id),
+        )
+
+    # Rooms ------------------------------------------------------------------------------
+    def _save_room(self, r: RoomRecord, now_ms: int) -> None:
+        self.db.execute(
+            """INSERT INTO rooms (room_id, options, private, password_hash, created_ms, closed_ms,
+                   seq, seats, state, match_id, updated_ms)
+               VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+               ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, seats = excluded.seats,
+                   state = excluded.state, match_id = excluded.match_id,
+                   updated_ms = excluded.updated_ms""",
+            (
+                r.room_id,
+                json.dumps(r.options),
+                int(r.private),
+                r.password_hash,
+                r.created_ms,
+                r.seq,
+                json.dumps(r.seats),
+                None if r.state is None else json.dumps(r.state),
+                r.match_id,
+                now_ms,
+            ),
+        )
+
+    def save_room(self, r: RoomRecord, now_ms: int) -> None:
+        with self._transaction():
+            self._save_room(r, now_ms)
+
+    def close_room(self, room_id: str, now_ms: int) -> None:
+        self.db.execute("UPDATE rooms SET closed_ms = ? WHERE room_id = ?", (now_ms, room_id))
+
+    def open_rooms(self) -> list[RoomRecord]:
+        rows = self.db.execute(
+            """SELECT room_id, options, private, password_hash, created_ms, seq, seats, state,
+                      match_id FROM rooms WHERE closed_ms IS NULL ORDER BY created_ms"""
+        ).fetchall()
+        return [
+            RoomRecord(
+                room_id=row[0],
+                options=json.loads(row[1]),
+                private=bool(row[2]),
+                password_hash=row[3],
+                created_ms=row[4],
+                seq=row[5],
+                seats=json.loads(row[6]),
+                state=None if row[7] is None else json.loads(row[7]),
+                match_id=row[8],
+            )
+            for row in rows
+        ]
+
+    # Matches and strokes ----------------------------------------------------------------
+    def start_match(
+        self,
+        room_id: str,
+        discipline: str,
+        options: dict[str, Any],
+        players: list[dict[str, Any]],
+        now_ms: int,
+    ) -> int:
+        with self._transaction():
+            cur = self.db.execute(
+                """INSERT INTO matches (room_id, discipline, options, players, started_ms)
+                   VALUES (?, ?, ?, ?, ?)""",
+                (room_id, discipline, json.dumps(options), json.dumps(players), now_ms),
+            )
+            match_id = cur.lastrowid
+            assert match_id is not None
+            for p in players:
+                self.db.execute(
+                    "INSERT OR IGNORE INTO match_players VALUES (?, ?)", (match_id, p["player_id"])
+                )
+        return match_id
+
+    def commit_stroke(
+        self,
+        room: RoomRecord,
+        kind: str,
+        seat: int | None,
+        played_ms: int,
+        record: bytes,
+        now_ms: int,
+    ) -> int:
+        """Append one stroke to the room's match and save the room state after it, atomically."""
+        assert room.match_id is not None
+        with self._transaction():
+            (n,) = self.db.execute(
+                "SELECT COALESCE(MAX(n), 0) + 1 FROM strokes WHERE match_id = ?", (room.match_id,)
+            ).fetchone()
+            self.db.execute(
+                "INSERT INTO strokes VALUES (?, ?, ?, ?, ?, ?)",
+                (room.match_id, n, kind, seat, played_ms, record),
+            )
+            self._save_room(room, now_ms)
+        return int(n)
+
+    def finish_match(
+        self,
+        match_id: int,
+        winner: int | None,
+        reason: str,
+        scoresheet: dict[str, Any],
+        now_ms: int,
+    ) -> None:
+        self.db.execute(
+            """UPDATE matches SET finished_ms = ?, winner = ?, reason = ?, scoresheet = ?
+               WHERE match_id = ?""",
+            (now_ms, winner, reason, json.dumps(scoresheet), match_id),
+        )
+
+    def list_matches(
+        self, limit: int, player_id: str | None = None, before: int | None = None
+    ) -> list[dict[str, Any]]:
+        sql = """SELECT m.match_id, m.room_id, m.discipline, m.players, m.started_ms,
+                        m.finished_ms, m.winner, m.reason, m.scoresheet,
+                        (SELECT COUNT(*) FROM strokes s WHERE s.match_id = m.match_id)
+                 FROM matches m WHERE m.finished_ms IS NOT NULL"""
+        args: list[Any] = []
+        if player_id is not None:
+            sql += " AND m.match_id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
+            args.append(player_id)
+        if before is not None:
+            sql += " AND m.match_id < ?"
+            args.append(before)
+        sql += " ORDER BY m.match_id DESC LIMIT ?"
+        args.append(limit)
+        return [
+            {
+                "match_id": row[0],
+                "room_id": row[1],
+                "discipline": row[2],
+                "players": json.loads(row[3]),
+                "started_ms": row[4],
+                "finished_ms": row[5],
+                "winner": row[6],
+                "reason": row[7],
+                "scoresheet": json.loads(row[8]) if row[8] else None,
+                "strokes": row[9],
+            }
+            for row in self.db.execute(sql, args).fetchall()
+        ]
+
+    def match(self, match_id: int) -> dict[str, Any] | None:
+        row = self.db.execute(
+            """SELECT match_id, room_id, discipline, options, players, started_ms, finished_ms,
+                      winner, reason, scoresheet FROM matches WHERE match_id = ?""",
+            (match_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "match_id": row[0],
+            "room_id": row[1],
+            "discipline": row[2],
+            "options": json.loads(row[3]),
+            "players": json.loads(row[4]),
+            "started_ms": row[5],
+            "finished_ms": row[6],
+            "winner": row[7],
+            "reason": row[8],
+            "scoresheet": json.loads(row[9]) if row[9] else None,
+        }
+
+    def strokes(self, match_id: int) -> list[tuple[int, str, int | None, int, bytes]]:
+        rows = self.db.execute(
+            "SELECT n, kind, seat, played_ms, record FROM strokes WHERE match_id = ? ORDER BY n",
+            (match_id,),
+        ).fetchall()
+        return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
+
+    # ------------------------------------------------------------------------------------
+    def _transaction(self) -> _Tx:
+        return _Tx(self.db)
+
+
+class _Tx:
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")

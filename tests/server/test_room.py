@@ -1,0 +1,127 @@
+"""End to end: a real server on loopback, real websocket clients, the real referee and physics."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from shared import rules
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from tests.server.wire import Wire, find_scoring_stroke
+
+OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=5)
+
+
+async def _seated_room(url: str) -> tuple[Wire, Wire, Wire, str]:
+    alice = await Wire.open(url, "alice")
+    bob = await Wire.open(url, "bob")
+    carol = await Wire.open(url, "carol")
+    created = await alice.request(
+        ts.CreateRoom(discipline="three_cushion", distance=1, shot_clock_s=5), tc.RoomCreated
+    )
+    rid = created.room_id
+    await carol.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    assert (await alice.request(ts.Join(room_id=rid), tc.Joined)).seat == 0
+    assert (await bob.request(ts.Join(room_id=rid), tc.Joined)).seat == 1
+    return alice, bob, carol, rid
+
+
+async def _snapshot(w: Wire) -> tc.Snapshot:
+    return await w.request(ts.Sync(), tc.Snapshot)
+
+
+async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
+    """R-LAG-3: both lag strokes in, simulated together; returns the winner's seat."""
+    await carol.expect(tc.Turn, where=lambda m: m.phase == "lag")
+    # Gentle strokes: the slower ball stops nearer the bottom cushion (R-LAG-2) within ~2 s.
+    await alice.send(ts.Stroke(direction=0.0, speed=0.10))
+    await bob.send(ts.Stroke(direction=0.0, speed=0.13))
+    lag = await carol.expect(tc.LagResult, timeout=10)
+    assert lag.winner is not None, lag.reason
+    assert set(lag.trajectory) == {"white", "yellow", "red"}
+    await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()))
+    return lag.winner
+
+
+async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -> None:
+    alice, bob, carol, rid = await _seated_room(url)
+    players = {0: alice, 1: bob}
+
+    # A spectator can never act (R-PLAY-3: only the seated players strike).
+    err = await carol.refused(ts.Stroke(direction=0.0, speed=1.0))
+    assert err.code == "not_a_player"
+
+    winner = await _lag(alice, bob, carol)
+    w, lo = players[winner], players[1 - winner]
+    assert (await lo.refused(ts.ChooseBreak(breaker="me"))).code == "not_your_turn"  # R-LAG-7
+    await w.send(ts.ChooseBreak(breaker="me"))
+    turn = await carol.expect(tc.Turn, where=lambda m: m.phase == "play")
+    assert turn.shooter == winner and turn.deadline_ms is not None
+
+    # A stroke out of turn is refused and changes nothing.
+    before = await _snapshot(carol)
+    assert (await lo.refused(ts.Stroke(direction=10.0, speed=1.0))).code == "not_your_turn"
+    after = await _snapshot(carol)
+    assert (after.seq, after.match) == (before.seq, before.match)
+
+    # R-CLOCK-1 / R-FOUL-CLOCK: the breaker lets the 5 s clock run out: foul, the turn passes.
+    foul = await carol.expect(tc.Call, timeout=8, where=lambda m: m.code == "foul")
+    assert "clock" in foul.text
+    turn = await carol.expect(tc.Turn, where=lambda m: m.shooter == 1 - winner)
+    snap = await _snapshot(carol)
+    assert snap.match["innings"][winner] == 1 and snap.match["score"] == [0, 0]
+
+    # The other player misses gently; while the balls roll nobody may strike (R-PLAY-4).
+    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
+    await lo.send(miss)
+    played = await carol.expect(tc.StrokePlayed, timeout=5)
+    assert played.shooter == 1 - winner and played.result["points"] == 0
+    assert played.rest_ms > played.start_ms
+    moving = await w.refused(ts.Stroke(direction=0.0, speed=1.0))
+    assert moving.code == "balls_moving"
+    await asyncio.sleep(max(0.0, played.rest_ms / 1000 - time.time()) + 0.05)
+
+    # The breaker scores with a stroke found by simulating from the snapshot positions.
+    snap = await _snapshot(carol)
+    assert snap.match["shooter"] == winner
+    stroke, duration = find_scoring_stroke(snap.match, OPTIONS)
+    await w.send(stroke)
+    scored = await carol.expect(tc.StrokePlayed, timeout=5)
+    assert scored.result["points"] == 1 and scored.shooter == winner
+    # R-END-2: the breaker reached the distance; the other player gets the equalizing inning.
+    eq = await carol.expect(tc.Turn, where=lambda m: m.shooter == 1 - winner)
+    await asyncio.sleep(max(0.0, scored.rest_ms / 1000 - time.time()) + 0.05)
+    snap = await _snapshot(carol)
+    assert snap.match["equalizing"] is True and eq.deadline_ms is not None
+    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
+    await lo.send(miss)
+    over = await carol.expect(tc.GameOver, timeout=8)
+    assert over.winner == winner and over.reason == "distance"
+    assert over.scoresheet["match"][winner]["points"] == 1
+
+    # Everyone saw the same strokes, in the same order, with the same seq and scoresheet.
+    for p in (alice, bob):
+        await p.expect(tc.GameOver, timeout=5)
+    logs = [
+        [m for m in x.log if isinstance(m, tc.StrokePlayed | tc.GameOver | tc.LagResult)]
+        for x in (alice, bob, carol)
+    ]
+    assert logs[0] == logs[1] == logs[2]
+    assert len([m for m in logs[2] if isinstance(m, tc.StrokePlayed)]) == 3
+    for x in (alice, bob, carol):
+        seqs = [m.seq for m in x.broadcasts()]  # type: ignore[attr-defined]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "a gap in seq"
+
+    # The finished match is stored with its strokes: the replay browser can show it.
+    found = await alice.request(ts.ListMatches(), tc.Matches)
+    assert found.matches[0]["match_id"] == over.match_id and found.matches[0]["winner"] == winner
+    assert over.match_id is not None
+    replay = await carol.request(ts.GetReplay(match_id=over.match_id), tc.Replay)
+    assert replay.finished and replay.scoresheet == over.scoresheet
+    strokes = [s for s in replay.strokes if s["kind"] == "stroke"]
+    assert [s["trajectory"] for s in strokes] == [
+        m.trajectory for m in logs[2] if isinstance(m, tc.StrokePlayed)
+    ]
+    assert [s["kind"] for s in replay.strokes] == ["lag", "clock", "stroke", "stroke", "stroke"]
+    del rid, duration
