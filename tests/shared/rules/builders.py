@@ -8,7 +8,8 @@
 - ``"off:red"``: a ball leaves the table.
 
 Events are 0.1 s apart unless a step ends in ``@t`` (seconds), e.g. ``"red@0.001"``.
-``final`` gives rest positions (default: unchanged; a ball that went off is None). This mirrors the physics contract (shared/physics/types.py) without running it.
+``final`` gives rest positions (default: unchanged; a ball that went off is None).
+This mirrors the physics contract (shared/physics/types.py) without running it.
 """
 
 from __future__ import annotations

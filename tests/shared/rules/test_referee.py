@@ -87,7 +87,7 @@ def test_R_PLAY_1_point_keeps_the_turn_and_R_PLAY_2_miss_ends_the_inning(playing
     assert s.shooter == 1 and cue_ball(s) == "yellow"
 
 
-def test_R_CLOCK_1_shot_clock_foul_passes_the_turn(playing) -> None:  # type: ignore[no-untyped-def]
+def test_R_CLOCK_1_R_FOUL_CLOCK_shot_clock_foul_passes_the_turn(playing) -> None:  # type: ignore[no-untyped-def]
     deadline = next_deadline(playing)
     assert deadline == playing.resting_at_ms + 30_000
     same, v = apply(playing, Tick(), deadline - 1)

@@ -1,0 +1,56 @@
+"""The scoresheet (R-PLAY-2) and the protocol's ``match`` object."""
+
+from __future__ import annotations
+
+import json
+
+import msgpack
+
+from shared.rules import MatchOptions, match_view, scoresheet
+from tests.shared.rules.conftest import play, to_play
+
+POINT = ["top", "red", "left", "bottom", "yellow"]
+
+
+def test_R_PLAY_2_scoresheet_points_innings_average_high_run() -> None:
+    s = to_play(MatchOptions(distance=10))
+    for steps in (POINT, POINT, POINT, [], POINT, [], [], POINT, []):
+        s, _ = play(s, steps)
+    # Innings are visits: seat 0 runs 3 then misses, seat 1 runs 1, seat 0 misses at once,
+    # seat 1 runs 1.
+    sheet = scoresheet(s)
+    a, b = sheet.sets[0].lines
+    assert (a.points, a.innings, a.high_run) == (3, 2, 3)
+    assert (b.points, b.innings, b.high_run) == (2, 2, 1)
+    assert a.average == 1.5 and b.average == 1.0
+    assert sheet.match == sheet.sets[0].lines
+    d = sheet.to_dict()
+    assert d["match"][0] == {"points": 3, "innings": 2, "average": 1.5, "high_run": 3}
+
+
+def test_match_view_has_the_protocol_fields_and_is_wire_safe() -> None:
+    s, _ = play(to_play(), POINT)
+    view = match_view(s)
+    for key in (
+        "phase",
+        "shooter",
+        "balls",
+        "score",
+        "innings",
+        "average",
+        "high_run",
+        "current_run",
+        "timeouts_left",
+        "deadline_ms",
+    ):
+        assert key in view
+    assert view["phase"] == "play" and view["score"] == [1, 0] and view["current_run"] == 1
+    assert set(view["balls"]) == {"white", "yellow", "red"}
+    assert json.loads(json.dumps(view)) == view
+    assert msgpack.unpackb(msgpack.packb(view), strict_map_key=False) == view
+
+
+def test_R_ZONE_CALL_match_view_shows_zone_state() -> None:
+    s = to_play(MatchOptions(discipline="straight_rail"))  # type: ignore[arg-type]
+    view = match_view(s)
+    assert view["zones"] == []
