@@ -32,8 +32,13 @@ def _write(name: str, samples: list[float]) -> Path:
     return path
 
 
-def _partials(duration: float, parts: list[tuple[float, float, float]], noise: float,
-              noise_decay: float, seed: int) -> list[float]:
+def _partials(
+    duration: float,
+    parts: list[tuple[float, float, float]],
+    noise: float,
+    noise_decay: float,
+    seed: int,
+) -> list[float]:
     """Sum of decaying sines (frequency Hz, amplitude, decay 1/s) plus a decaying noise burst."""
     rng = random.Random(seed)
     out = []
@@ -47,10 +52,11 @@ def _partials(duration: float, parts: list[tuple[float, float, float]], noise: f
 
 def main() -> list[Path]:
     return [
-        _write("ball_ball.wav", _partials(
-            0.09, [(2780, 1.0, 70), (4410, 0.5, 95), (6150, 0.25, 130)], 0.6, 900, 1)),
-        _write("ball_cushion.wav", _partials(
-            0.16, [(150, 1.0, 28), (310, 0.4, 40)], 0.35, 120, 2)),
+        _write(
+            "ball_ball.wav",
+            _partials(0.09, [(2780, 1.0, 70), (4410, 0.5, 95), (6150, 0.25, 130)], 0.6, 900, 1),
+        ),
+        _write("ball_cushion.wav", _partials(0.16, [(150, 1.0, 28), (310, 0.4, 40)], 0.35, 120, 2)),
         _write("cue.wav", _partials(0.06, [(1200, 0.5, 120), (1900, 0.3, 160)], 0.8, 400, 3)),
         _write("clock_warning.wav", _partials(0.18, [(880, 1.0, 6)], 0.0, 1, 4)),
     ]

@@ -47,6 +47,9 @@ class Controller:
         self.net = net
         self.sounds = sounds if sounds is not None else Sounds(enabled=False)
         self.sent: list[dict[str, Any]] = []  # every request this window made, oldest first
+        self.url: str | None = None
+        self._join_created = False  # join the next room_created (create-and-join, practice)
+        self._join_password: str | None = None
         self.on_message: list[Any] = []  # extra listeners (msg) -> None, e.g. the CLI driver
 
     # network -----------------------------------------------------------------------------------
@@ -55,6 +58,29 @@ class Controller:
         self.sent.append(msg)
         if self.net is not None:
             self.net.send(msg)
+
+    def connect(self, url: str, name: str) -> str | None:
+        """Open a connection through the client library; the error text, or None."""
+        from client.app.bridge import Bridge
+
+        if self.net is not None:
+            self.net.close()
+            self.net = None
+        bridge = Bridge(url, name)
+        try:
+            bridge.start(timeout=8.0)
+        except Exception as exc:  # OSError, handshake errors, timeouts: tell the player
+            bridge.close()
+            return f"could not connect to {url}: {exc or type(exc).__name__}"
+        self.net = bridge
+        self.url = url
+        self.model.name = name
+        return None
+
+    def create_and_join(self, options: dict[str, Any]) -> None:
+        self._join_created = True
+        self._join_password = options.get("password")
+        self.send("create_room", **options)
 
     def pump(self) -> None:
         """Drain what the network thread received and fold it in, on the UI thread."""
@@ -66,7 +92,10 @@ class Controller:
         for msg in self.net.drain():
             self.model.apply(msg)
             t = msg.get("t")
-            if t == "snapshot" and not self._on("table"):
+            if t == "room_created" and self._join_created:
+                self._join_created = False
+                self.send("join", room_id=msg["room_id"], password=self._join_password)
+            elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
                 self.show_table()
             elif t == "game_over":
                 self.show_results()

@@ -57,8 +57,8 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
         arcade.draw_circle_outline(panel.left + 26, panel.top - 24, 10, (0, 0, 0, 120), 1.5)
         name = model.player_name(seat)
         status = ""
-        for i, p in enumerate(model.players()):
-            if p.get("seat", i) == seat and p.get("status") not in (None, "connected"):
+        for p in model.players():
+            if p.get("seat") == seat and p.get("status") not in (None, "connected"):
                 status = f"  ({p['status']})"
         me = "  (you)" if model.seat == seat else ""
         labels.draw(
@@ -78,17 +78,35 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
         )
         line = (
             f"Inn {model.stat('innings', seat, 0)}   Avg {_fmt_avg(model.stat('average', seat))}"
-            f"   HR {model.stat('high_run', seat, 0)}   Run {model.stat('current_run', seat, 0)}"
+            f"   HR {model.stat('high_run', seat, 0)}   Run {model.current_run(seat)}"
             f"   T/O {model.stat('timeouts_left', seat, '–')}"
         )
         labels.draw(f"stats{seat}", line, panel.left + 16, panel.bottom + 14, 12, DIM)
     draw_shot_clock(layout, model, labels)
     opts = (model.room or {}).get("options") or {}
     distance = opts.get("distance") if isinstance(opts, dict) else None
+    distance = distance or (model.match or {}).get("distance")
     title = discipline_title(model.discipline)
     if distance:
         title += f" · {distance}"
     labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
+    zone = zone_text(model)
+    cloth = layout.cloth
+    labels.draw("zone", zone, cloth.left + 8, cloth.top - 8, 11, ACCENT, "left", "top")
+
+
+def zone_text(model: GameModel) -> str:
+    """R-ZONE-CALL: the object balls' shared zone, whether its restriction is armed, and
+    whether a ball straddles a line."""
+    zones = (model.match or {}).get("zones") or []
+    parts = []
+    for z in zones:
+        if not isinstance(z, dict):
+            continue
+        state = "in, second" if z.get("armed") else "in"
+        line = " · on the line" if z.get("on_line") else ""
+        parts.append(f"{z.get('name', 'zone')}: {state}{line}")
+    return "   ".join(parts)
 
 
 def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> None:
@@ -128,10 +146,13 @@ def draw_banners(layout: TableLayout, model: GameModel, labels: Labels) -> None:
 
 
 def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prompt") -> None:
-    cloth = layout.cloth
+    """What the player is asked to do now, on the strip between the table and the controls
+    (the cloth stays clear: lag and break balls sit near the bottom cushion)."""
+    y = layout.rails.bottom - 16
     w = max(300.0, 10.5 * len(text) + 40)
-    draw_panel(Rect(cloth.cx - w / 2, cloth.bottom + 18, w, 34), (10, 14, 20, 220))
-    labels.draw(key, text, cloth.cx, cloth.bottom + 35, 13, ACCENT, "center", "center")
+    cx = layout.window_width / 2
+    draw_panel(Rect(cx - w / 2, y - 14, w, 28), (10, 14, 20, 235))
+    labels.draw(key, text, cx, y, 13, ACCENT, "center", "center")
 
 
 def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: bool) -> None:
@@ -213,3 +234,18 @@ def draw_spectator_panel(
         labels.draw(f"chat{i}", "", c.left + 24, c.top - 46 - i * 18, 11, TEXT)
     prompt = "Enter: chat" if chat_draft is None else f"say: {chat_draft}|"
     labels.draw("chatin", prompt, c.left + 24, 14, 11, DIM, "left", "center")
+
+
+def draw_panel_text(layout: TableLayout, labels: Labels, lines: list[str], area: Rect) -> None:
+    """A plain text panel in the controls strip (replay status and keys)."""
+    draw_panel(area, PANEL)
+    for i, text in enumerate(lines):
+        labels.draw(
+            f"ptext{i}",
+            text,
+            area.left + 24,
+            area.top - 30 - i * 24,
+            14 if i == 0 else 11,
+            ACCENT if i == 0 else DIM,
+            bold=i == 0,
+        )

@@ -54,7 +54,7 @@ class Animation:
         return self.t_at(server_ms) >= self.motion.duration
 
 
-def _trajectory(obj: Any) -> dict[BallName, tuple[Segment, ...]]:
+def trajectory_segments(obj: Any) -> dict[BallName, tuple[Segment, ...]]:
     """Wire trajectory → segments. Already-decoded mappings of Segments pass through; wire maps
     go through ``shared.physics.decode_trajectory`` (the physics owns the wire format)."""
     if isinstance(obj, Mapping) and all(
@@ -173,6 +173,8 @@ class GameModel:
     def discipline(self) -> str:
         opts = (self.room or {}).get("options") or {}
         d = opts.get("discipline") if isinstance(opts, Mapping) else None
+        if not isinstance(d, str):
+            d = (self.match or {}).get("discipline")
         return (
             d if isinstance(d, str) else str((self.room or {}).get("discipline", "three_cushion"))
         )
@@ -191,19 +193,32 @@ class GameModel:
         if self.seat is None or self.spectating:
             return False
         if self.phase == "lag":
-            lag_done = (self.match or {}).get("lag_done") or []
-            return self.seat not in lag_done
+            lag = (self.match or {}).get("lag")
+            played = lag.get("played") if isinstance(lag, Mapping) else None
+            return not (isinstance(played, list) and self.seat < len(played) and played[self.seat])
         return self.phase == "play" and self.shooter == self.seat
 
     def players(self) -> list[dict[str, Any]]:
+        """One entry per seat: the room lists names by seat (None for an empty seat)."""
         ps = (self.room or {}).get("players") or []
-        return [p if isinstance(p, dict) else {"name": str(p)} for p in ps]
+        out = []
+        for i, p in enumerate(ps):
+            if isinstance(p, dict):
+                out.append({"seat": i, **p})
+            else:
+                out.append({"seat": i, "name": p})
+        for seat, st in self.state.player_status.items():
+            for p in out:
+                if p["seat"] == seat and isinstance(st, Mapping):
+                    p["status"] = st.get("status")
+        return out
 
     def player_name(self, seat: int) -> str:
-        for i, p in enumerate(self.players()):
-            if p.get("seat", i) == seat:
-                return str(p.get("name", f"Player {seat + 1}"))
-        return f"Player {seat + 1}" if seat < 2 else "?"
+        for p in self.players():
+            if p.get("seat") == seat:
+                name = p.get("name")
+                return str(name) if name else "waiting for a player…"
+        return f"Player {seat + 1}"
 
     def stat(self, key: str, seat: int, default: Any = 0) -> Any:
         """A per-seat scoresheet number from the match dict (``score``, ``innings``, …)."""
@@ -215,24 +230,41 @@ class GameModel:
         return default
 
     def cue_ball(self, seat: int | None = None) -> BallName:
-        """The ball a seat plays (R-LAG-7: the breaker has white for the whole match)."""
+        """The ball a seat plays: its lag ball during the lag (R-LAG-1), then white for the
+        breaker and yellow for the other player for the whole match (R-LAG-7)."""
         seat = self.shooter if seat is None else seat
         m = self.match or {}
-        cue = m.get("cue_balls") or m.get("cue_ball")
-        if (
-            isinstance(cue, Sequence)
-            and not isinstance(cue, str)
-            and seat is not None
-            and 0 <= seat < len(cue)
-            and cue[seat] in BALLS
-        ):
-            return cue[seat]  # type: ignore[no-any-return]
-        if isinstance(cue, str) and cue in BALLS:
+        lag = m.get("lag")
+        if isinstance(lag, Mapping) and seat is not None:
+            ball = (lag.get("balls") or {}).get(str(seat))
+            if ball in BALLS:
+                return ball  # type: ignore[no-any-return]
+        white_seat = m.get("white_seat", m.get("breaker"))
+        if isinstance(white_seat, int) and seat is not None:
+            return "white" if seat == white_seat else "yellow"
+        cue = m.get("cue_ball")
+        if isinstance(cue, str) and cue in BALLS and seat is not None and seat == self.shooter:
             return cue  # type: ignore[return-value]
-        breaker = m.get("breaker")
-        if isinstance(breaker, int) and seat is not None:
-            return "white" if seat == breaker else "yellow"
         return "white" if seat in (None, 0) else "yellow"
+
+    def current_run(self, seat: int) -> int:
+        """The run in progress: the referee reports it for the shooter only."""
+        v = (self.match or {}).get("current_run", 0)
+        if isinstance(v, list):
+            return int(v[seat]) if 0 <= seat < len(v) else 0
+        return int(v) if seat == self.shooter and isinstance(v, int) else 0
+
+    @property
+    def lag_winner(self) -> int | None:
+        lag = (self.match or {}).get("lag")
+        w = lag.get("winner") if isinstance(lag, Mapping) else None
+        if w is None:
+            w = (self.match or {}).get("lag_winner")
+        return w if isinstance(w, int) else None
+
+    @property
+    def is_break(self) -> bool:
+        return bool((self.match or {}).get("break_shot", False))
 
     def resting_balls(self) -> dict[BallName, tuple[float, float]]:
         raw = (self.match or {}).get("balls") or {}
@@ -302,7 +334,7 @@ class GameModel:
     ) -> None:
         if self.animation is not None:
             self._settle(self.animation)
-        motion = StrokeMotion(_trajectory(trajectory), dict(self.orientations))
+        motion = StrokeMotion(trajectory_segments(trajectory), dict(self.orientations))
         anim = Animation(motion, float(start_ms), _contacts(events), shooter)
         # Skip sounds that are already in the past for a late joiner.
         t = anim.t_at(self.now_ms())

@@ -55,13 +55,14 @@ def _match(balls: dict[BallName, tuple[float, float]], **extra: Any) -> dict[str
     m: dict[str, Any] = {
         "phase": "play",
         "shooter": 0,
-        "breaker": 0,
+        "white_seat": 0,
+        "discipline": "three_cushion",
         "balls": {b: list(p) for b, p in balls.items()},
         "score": [17, 14],
         "innings": [12, 12],
         "average": [17 / 12, 14 / 12],
         "high_run": [5, 4],
-        "current_run": [2, 0],
+        "current_run": 2,
         "timeouts_left": [1, 0],
         "deadline_ms": NOW_MS + 8_400,  # 8.4 s left: the 10 s warning colour
     }

@@ -81,14 +81,7 @@ class TableView(arcade.View):
         return balls.get(self.model.cue_ball(self.model.seat))
 
     def is_break(self) -> bool:
-        m = self.model.match or {}
-        if "is_break" in m:
-            return bool(m["is_break"])
-        return (
-            self.model.phase == "play"
-            and all(self.model.stat("innings", s, 0) == 0 for s in (0, 1))
-            and not self.model.state.last_stroke
-        )
+        return self.model.is_break
 
     def prompt(self) -> str | None:
         m = self.model
@@ -102,7 +95,7 @@ class TableView(arcade.View):
         if phase == "lag":
             return "Lag played; waiting for the other lag stroke"
         if phase == "break_choice":
-            if (m.match or {}).get("lag_winner") == m.seat:
+            if m.lag_winner == m.seat:
                 return "You won the lag: [1] break yourself   [2] let the opponent break"
             return "The lag winner is choosing who breaks"
         if phase == "timeout":

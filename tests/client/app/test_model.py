@@ -147,5 +147,5 @@ def test_errors_are_kept_and_announced() -> None:
 def test_cue_ball_follows_the_breaker() -> None:
     m = seated(Clock(NOW_MS))
     assert m.cue_ball(0) == "white" and m.cue_ball(1) == "yellow"
-    m.match = {**(m.match or {}), "breaker": 1}
+    m.match = {**(m.match or {}), "white_seat": 1}
     assert m.cue_ball(0) == "yellow" and m.cue_ball(1) == "white"

@@ -1,36 +1,58 @@
-"""Zone lines drawn for straight rail and balkline (R-DISC-FREE, R-DISC-BALK)."""
+"""Zone lines drawn for straight rail and balkline come from the referee's zones
+(R-DISC-FREE, R-DISC-BALK)."""
 
 from __future__ import annotations
 
 import pytest
 
-from client.app.zones import ANCHOR_SIDE, anchor_squares, balk_lines, zone_lines
-from shared.table import MATCH
+from client.app.zones import zone_lines
+from shared.rules.zones import ANCHOR_SIDE
+from shared.table import MATCH, TABLES
+
+L, W = MATCH.length, MATCH.width
 
 
-def test_r_disc_balk_47_has_four_lines_and_eight_anchor_squares() -> None:
-    lines = balk_lines(MATCH, 0.473)
+def _has(
+    lines: list[tuple[tuple[float, float], tuple[float, float]]],
+    a: tuple[float, float],
+    b: tuple[float, float],
+) -> bool:
+    return any(
+        (p == pytest.approx(a, abs=1e-6) and q == pytest.approx(b, abs=1e-6))
+        or (p == pytest.approx(b, abs=1e-6) and q == pytest.approx(a, abs=1e-6))
+        for p, q in lines
+    )
+
+
+def test_r_disc_balk_47_draws_four_full_balklines() -> None:
+    lines = zone_lines(MATCH, "balkline_47_2")
+    for x in (L / 6, 5 * L / 6):  # 0.473 m from the short cushions
+        # the line across the table is split by the long-axis lines into three pieces
+        assert _has(lines, (x, 0.0), (x, W / 3))
+        assert _has(lines, (x, W / 3), (x, 2 * W / 3))
+    assert _has(lines, (L / 6, W / 3), (5 * L / 6, W / 3))
+
+
+def test_r_disc_balk_anchor_squares_have_one_side_on_the_cushion() -> None:
+    lines = zone_lines(MATCH, "balkline_71_1")
+    s = ANCHOR_SIDE
+    x = L / 4
+    assert _has(lines, (x - s / 2, s), (x + s / 2, s))  # the square's inner side
+    assert _has(lines, (x - s / 2, 0.0), (x - s / 2, s))
+
+
+def test_r_disc_free_straight_rail_draws_the_corner_hypotenuses() -> None:
+    lines = zone_lines(MATCH, "straight_rail", 0.71)
     assert len(lines) == 4
-    assert len(anchor_squares(MATCH, 0.473)) == 8 * 3  # three drawn sides per square
+    assert _has(lines, (0.0, 0.71), (0.71, 0.0))
 
 
-def test_r_disc_balk_71_lines_along_the_length_coincide_on_the_long_axis() -> None:
-    lines = balk_lines(MATCH, 0.71)
-    assert len(lines) == 3
-    assert ((0.0, 0.71), (MATCH.length, 0.71)) in lines
-    assert len(anchor_squares(MATCH, 0.71)) == 6 * 3
-
-
-def test_anchor_squares_straddle_the_line_with_one_side_on_the_cushion() -> None:
-    sides = anchor_squares(MATCH, 0.473)
-    first = sides[:3]  # the square at the right-cushion end of the x = 0.473 line
-    xs = sorted({p[0] for seg in first for p in seg})
-    assert xs == pytest.approx([0.473 - ANCHOR_SIDE / 2, 0.473 + ANCHOR_SIDE / 2])
-    assert max(p[1] for seg in first for p in seg) == pytest.approx(ANCHOR_SIDE)
-
-
-def test_three_cushion_has_no_zone_lines_and_straight_rail_has_corner_triangles() -> None:
+def test_three_cushion_and_unknown_disciplines_draw_no_lines() -> None:
     assert zone_lines(MATCH, "three_cushion") == []
-    tri = zone_lines(MATCH, "straight_rail", 0.71)
-    assert len(tri) == 4
-    assert ((0.71, 0.0), (0.0, 0.71)) in tri
+    assert zone_lines(MATCH, "snooker") == []
+
+
+def test_lines_scale_with_smaller_tables() -> None:
+    club = TABLES["club_210"]
+    lines = zone_lines(club, "balkline_47_2")
+    assert _has(lines, (club.length / 6, 0.0), (club.length / 6, club.width / 3))

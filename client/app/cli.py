@@ -1,0 +1,129 @@
+"""``carom play``: open the game window.
+
+Module-level imports stay light (argparse only): arcade loads in :func:`run`, after
+``ARCADE_HEADLESS`` is decided, so ``carom --help`` never touches a window toolkit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Any
+
+DISCIPLINES = (
+    "three_cushion",
+    "one_cushion",
+    "straight_rail",
+    "balkline_47_2",
+    "balkline_47_1",
+    "balkline_71_2",
+    "balkline_71_1",
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--url", default=None, help="server URL (ws://HOST:PORT/); default: a local server + bot"
+    )
+    parser.add_argument("--name", default=None, help="your player name (default: $USER)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--room", metavar="ID", help="join this room")
+    where.add_argument("--spectate", metavar="ID", help="watch this room")
+    parser.add_argument(
+        "--discipline",
+        choices=DISCIPLINES,
+        default="three_cushion",
+        help="discipline of the local game (without --url)",
+    )
+    parser.add_argument(
+        "--level",
+        type=int,
+        default=3,
+        choices=range(1, 6),
+        help="local bot opponent's level, 1-5 (without --url)",
+    )
+    parser.add_argument("--screenshot", metavar="FILE", help="save the window to FILE and exit")
+    parser.add_argument(
+        "--after",
+        type=float,
+        default=2.0,
+        metavar="SECONDS",
+        help="with --screenshot: render this long first (default 2)",
+    )
+    parser.add_argument(
+        "--offscreen",
+        action="store_true",
+        help="no window (ARCADE_HEADLESS); implied by --screenshot without a display",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    headless = bool(args.offscreen) or (
+        args.screenshot is not None and not os.environ.get("DISPLAY")
+    )
+    if headless:
+        os.environ["ARCADE_HEADLESS"] = "1"
+    if args.after is not None and args.after < 0:
+        print("carom play: --after must be >= 0 seconds", file=sys.stderr)
+        return 2
+    name = args.name or os.environ.get("USER") or "player"
+
+    from client.app.local import LocalGame
+
+    local: LocalGame | None = None
+    url = args.url
+    if url is None:
+        local = LocalGame()
+        try:
+            url = local.start_server()
+        except (RuntimeError, OSError) as exc:
+            print(f"carom play: {exc}", file=sys.stderr)
+            return 1
+    try:
+        return _play(args, url, name, local, headless)
+    finally:
+        if local is not None:
+            local.stop()
+
+
+def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: bool) -> int:
+    import arcade
+
+    from client.app.app import Controller, make_window, run_frames
+    from client.app.sound import Sounds
+
+    window = make_window(visible=not headless)
+    controller = Controller(window, sounds=Sounds(enabled=not headless))
+    err = controller.connect(url, name)
+    controller.show_lobby()
+    if err is not None:
+        print(f"carom play: {err}", file=sys.stderr)
+        if args.screenshot is None:
+            window.close()
+            return 1
+    elif args.room:
+        controller.send("join", room_id=args.room, password=None)
+    elif args.spectate:
+        controller.send("spectate", room_id=args.spectate, password=None)
+    elif local is not None:
+
+        def on_message(msg: dict[str, Any]) -> None:
+            if msg.get("t") == "room_created" and local.bot is None:
+                local.start_bot(str(msg["room_id"]), args.level)
+
+        controller.on_message.append(on_message)
+        controller.create_and_join({"discipline": args.discipline})
+    try:
+        if args.screenshot is not None:
+            image = run_frames(window, args.after)
+            image.convert("RGB").save(args.screenshot)
+            print(args.screenshot)
+        else:
+            arcade.run()
+    finally:
+        if controller.net is not None:
+            controller.net.close()
+        if not window.closed:
+            window.close()
+    return 0

@@ -1,0 +1,312 @@
+"""The lobby: connect, list rooms, create a room with every match option, join, spectate,
+practise, browse finished matches for replays."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import arcade
+
+from client.app.hud import discipline_title
+from client.app.layout import Rect
+from client.app.widgets import (
+    ACCENT,
+    DIM,
+    PANEL,
+    TEXT,
+    Button,
+    Labels,
+    Picker,
+    TextField,
+    draw_panel,
+)
+from shared.table import TABLES
+
+if TYPE_CHECKING:
+    from client.app.app import Controller
+
+DISCIPLINES = (
+    "three_cushion",
+    "one_cushion",
+    "straight_rail",
+    "balkline_47_2",
+    "balkline_47_1",
+    "balkline_71_2",
+    "balkline_71_1",
+)
+ROOM_ROW = 30  # px
+REFRESH_S = 3.0
+
+
+def _opt(v: Any) -> str:
+    return "default" if v is None else ("on" if v is True else ("off" if v is False else str(v)))
+
+
+class CreateDialog:
+    """Every ``create_room`` option (PROTOCOL.md), each a picker or a field."""
+
+    def __init__(self, left: float, top: float) -> None:
+        col_w, row_h = 250, 64
+        spec: list[tuple[str, str, tuple[Any, ...]]] = [
+            ("discipline", "Discipline", DISCIPLINES),
+            (
+                "distance",
+                "Distance (points)",
+                (None, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 400),
+            ),
+            ("shot_clock_s", "Shot clock (s)", (30, 20, 40, 45, 60, 90)),
+            ("innings_limit", "Innings limit", (None, 10, 15, 20, 25, 30, 40, 50, 60, 80)),
+            ("sets", "Sets (best of)", (1, 3, 5)),
+            ("equalizing", "Equalizing inning", (True, False)),
+            ("timeout_s", "Time-out length (s)", (60, 30, 120, 180, 300)),
+            ("grace_s", "Reconnect grace (s)", (60, 30, 120, 300)),
+            ("table", "Table", tuple(TABLES)),
+            ("private", "Private room", (False, True)),
+            ("practice", "Practice (one player)", (False, True)),
+        ]
+        self.pickers: dict[str, Picker] = {}
+        for i, (key, label, choices) in enumerate(spec):
+            col, row = i % 3, i // 3
+            rect = Rect(left + col * (col_w + 20), top - (row + 1) * row_h, col_w, 34)
+            fmt = discipline_title if key == "discipline" else _opt
+            self.pickers[key] = Picker(key, label, rect, choices, 0, fmt)
+        last = len(spec)
+        self.password = TextField(
+            "password",
+            "Password (private rooms)",
+            Rect(left + (last % 3) * (col_w + 20), top - (last // 3 + 1) * row_h, col_w, 34),
+            secret=True,
+        )
+
+    def options(self) -> dict[str, Any]:
+        """The ``create_room`` fields; defaults are left out (the referee's defaults apply)."""
+        out: dict[str, Any] = {}
+        for key, p in self.pickers.items():
+            if p.value is not None:
+                out[key] = p.value
+        if out.get("private") and self.password.value:
+            out["password"] = self.password.value
+        return out
+
+    def draw(self, labels: Labels) -> None:
+        for p in self.pickers.values():
+            p.draw(labels)
+        self.password.draw(labels)
+
+    def click(self, x: float, y: float, button: int) -> bool:
+        self.password.focused = self.password.rect.contains(x, y)
+        return any(p.click(x, y, button) for p in self.pickers.values()) or self.password.focused
+
+
+class LobbyView(arcade.View):
+    kind = "lobby"
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(background_color=(18, 22, 28, 255))
+        self.controller = controller
+        self.labels = Labels()
+        w, h = controller.window.width, controller.window.height
+        self.url = TextField(
+            "url",
+            "Server URL",
+            Rect(40, h - 110, 420, 34),
+            controller.url or "ws://127.0.0.1:8765/",
+        )
+        self.name = TextField(
+            "name",
+            "Your name",
+            Rect(480, h - 110, 220, 34),
+            controller.model.name or "player",
+            max_len=32,
+        )
+        self.room_password = TextField(
+            "rpw", "Room password", Rect(w - 300, 150, 260, 34), secret=True
+        )
+        self.fields = [self.url, self.name, self.room_password]
+        self.selected: int | None = None
+        self.creating: CreateDialog | None = None
+        self.status = ""
+        self.since_refresh = REFRESH_S
+        bw, bh = 150, 40
+        self.buttons = [
+            Button("connect", "Connect", Rect(720, h - 110, 120, 34), self.connect),
+            Button("join", "Join", Rect(40, 40, bw, bh), self.join),
+            Button("spectate", "Spectate", Rect(40 + (bw + 16), 40, bw, bh), self.spectate),
+            Button(
+                "create", "Create room…", Rect(40 + 2 * (bw + 16), 40, bw, bh), self.open_create
+            ),
+            Button("practice", "Practice", Rect(40 + 3 * (bw + 16), 40, bw, bh), self.practice),
+            Button("refresh", "Refresh", Rect(40 + 4 * (bw + 16), 40, bw, bh), self.refresh),
+        ]
+        self.dialog_buttons = [
+            Button("do_create", "Create and join", Rect(40, 40, 200, bh), self.create),
+            Button("cancel", "Cancel", Rect(256, 40, 150, bh), self.close_create),
+        ]
+
+    @property
+    def list_rect(self) -> Rect:
+        h = self.window.height
+        return Rect(40, 110, self.window.width - 80, h - 260)
+
+    # actions ---------------------------------------------------------------------------------
+    def connect(self) -> None:
+        err = self.controller.connect(self.url.value.strip(), self.name.value.strip() or "player")
+        self.status = err or f"connected to {self.url.value.strip()}"
+        if err is None:
+            self.refresh()
+
+    def refresh(self) -> None:
+        self.since_refresh = 0.0
+        if self.controller.net is not None:
+            self.controller.send("list_rooms")
+
+    def _room(self) -> dict[str, Any] | None:
+        rooms = self.controller.model.rooms
+        if self.selected is None or not 0 <= self.selected < len(rooms):
+            self.status = "select a room first"
+            return None
+        return rooms[self.selected]
+
+    def join(self) -> None:
+        room = self._room()
+        if room is not None:
+            pw = self.room_password.value or None
+            self.controller.send("join", room_id=room["room_id"], password=pw)
+
+    def spectate(self) -> None:
+        room = self._room()
+        if room is not None:
+            pw = self.room_password.value or None
+            self.controller.send("spectate", room_id=room["room_id"], password=pw)
+
+    def open_create(self) -> None:
+        self.creating = CreateDialog(40, self.window.height - 150)
+
+    def close_create(self) -> None:
+        self.creating = None
+
+    def create(self) -> None:
+        if self.creating is None:
+            return
+        self.controller.create_and_join(self.creating.options())
+        self.creating = None
+
+    def practice(self) -> None:
+        self.controller.create_and_join({"discipline": "three_cushion", "practice": True})
+
+    # arcade hooks ----------------------------------------------------------------------------
+    def on_update(self, delta_time: float) -> None:
+        self.controller.pump()
+        self.since_refresh += delta_time
+        if self.since_refresh >= REFRESH_S and self.creating is None:
+            self.refresh()
+        err = self.controller.model.last_error
+        if err is not None:
+            self.status = f"{err.get('code')}: {err.get('message')}"
+            self.controller.model.last_error = None
+
+    def on_draw(self) -> None:
+        self.clear()
+        lb = self.labels
+        h = self.window.height
+        lb.draw("title", "Carom", 40, h - 50, 30, ACCENT, bold=True)
+        lb.draw("status", self.status, 860, h - 93, 12, DIM, "left", "center")
+        self.url.draw(lb)
+        self.name.draw(lb)
+        buttons = self.buttons[:1]
+        if self.creating is not None:
+            lb.draw("ctitle", "New room", 40, h - 140, 16, TEXT, bold=True)
+            self.creating.draw(lb)
+            buttons = buttons + self.dialog_buttons
+        else:
+            self.draw_rooms()
+            self.room_password.draw(lb)
+            buttons = self.buttons
+        for b in buttons:
+            b.draw(lb)
+
+    def draw_rooms(self) -> None:
+        lb = self.labels
+        r = self.list_rect
+        draw_panel(r, PANEL)
+        cols = (
+            ("Room", 0),
+            ("Discipline", 160),
+            ("Distance", 400),
+            ("Players", 520),
+            ("Spectators", 640),
+            ("Phase", 780),
+            ("", 920),
+        )
+        for i, (title, dx) in enumerate(cols):
+            lb.draw(f"hdr{i}", title, r.left + 14 + dx, r.top - 22, 12, DIM, bold=True)
+        rooms = self.controller.model.rooms
+        if not rooms:
+            msg = (
+                "no open rooms: create one, or practise"
+                if self.controller.net is not None
+                else "not connected: enter a server URL and press Connect"
+            )
+            lb.draw("empty", msg, r.cx, r.cy, 13, DIM, "center", "center")
+        for n in range(len(rooms), getattr(self, "_drawn_rows", 0)):
+            for i in range(len(cols)):
+                lb.draw(f"cell{n}.{i}", "", 0, 0)
+        self._drawn_rows = len(rooms)
+        for n, room in enumerate(rooms[: int((r.height - 40) // ROOM_ROW)]):
+            y = r.top - 50 - n * ROOM_ROW
+            if n == self.selected:
+                arcade.draw_lrbt_rectangle_filled(
+                    r.left + 4, r.right - 4, y - 10, y + 18, (60, 80, 120, 255)
+                )
+            players = room.get("players")
+            pcount = sum(1 for p in players if p) if isinstance(players, list) else players
+            cells = (
+                str(room.get("room_id", "?")),
+                discipline_title(str(room.get("discipline", "?"))),
+                str(room.get("distance", "–")),
+                f"{pcount}/2",
+                str(room.get("spectators", 0)),
+                str(room.get("phase", "?")),
+                "private" if room.get("private") else "",
+            )
+            for i, ((_, dx), text) in enumerate(zip(cols, cells, strict=True)):
+                lb.draw(f"cell{n}.{i}", text, r.left + 14 + dx, y, 12, TEXT)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        for f in self.fields:
+            f.focused = f.rect.contains(x, y)
+        if self.creating is not None:
+            if any(b.click(x, y) for b in self.dialog_buttons + self.buttons[:1]):
+                return
+            self.creating.click(x, y, button)
+            return
+        if any(b.click(x, y) for b in self.buttons):
+            return
+        r = self.list_rect
+        if r.contains(x, y):
+            n = int((r.top - 50 + 18 - y) // ROOM_ROW)
+            if 0 <= n < len(self.controller.model.rooms):
+                self.selected = n
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        for b in self.buttons + self.dialog_buttons:
+            b.hover = b.rect.contains(x, y)
+
+    def _typing(self) -> list[TextField]:
+        out = [f for f in self.fields if f.focused]
+        if self.creating is not None and self.creating.password.focused:
+            out.append(self.creating.password)
+        return out
+
+    def on_text(self, text: str) -> None:
+        for f in self._typing():
+            f.type_text(text)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if symbol == arcade.key.BACKSPACE:
+            for f in self._typing():
+                f.backspace()
+        elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.url.focused:
+            self.connect()
+        elif symbol == arcade.key.ESCAPE and self.creating is not None:
+            self.creating = None

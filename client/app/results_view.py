@@ -1,0 +1,135 @@
+"""The results screen: the scoresheet of a finished match (R-PLAY-2), rematch, replay, lobby."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import arcade
+
+from client.app.hud import discipline_title
+from client.app.layout import Rect
+from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
+
+if TYPE_CHECKING:
+    from client.app.app import Controller
+
+REASONS = {
+    "distance": "reached the distance",
+    "innings_limit": "innings limit reached",
+    "concede": "conceded",
+    "forfeit": "forfeit",
+    "no_show": "did not show",
+}
+
+
+def _line(line: Any) -> tuple[str, str, str, str]:
+    if not isinstance(line, dict):
+        return ("–", "–", "–", "–")
+    avg = line.get("average")
+    return (
+        str(line.get("points", "–")),
+        str(line.get("innings", "–")),
+        f"{avg:.3f}" if isinstance(avg, int | float) else "–",
+        str(line.get("high_run", "–")),
+    )
+
+
+def scoresheet_rows(model_names: tuple[str, str], sheet: dict[str, Any]) -> list[list[str]]:
+    """Rows of text for the scoresheet table: one block per set, then the match totals."""
+    rows: list[list[str]] = [["", "Points", "Innings", "Average", "High run"]]
+    sets = sheet.get("sets") or []
+    if len(sets) > 1:
+        for s in sets:
+            rows.append([f"Set {s.get('number', '?')}", "", "", "", ""])
+            for seat, line in enumerate(s.get("lines") or []):
+                rows.append([f"  {model_names[seat]}", *_line(line)])
+        rows.append(["Match", "", "", "", ""])
+    totals = sheet.get("match") or [s for s in (sets[0].get("lines") if sets else []) or []]
+    for seat, line in enumerate(totals[:2]):
+        rows.append([model_names[seat], *_line(line)])
+    return rows
+
+
+class ResultsView(arcade.View):
+    kind = "results"
+
+    def __init__(self, controller: Controller) -> None:
+        super().__init__(background_color=(18, 22, 28, 255))
+        self.controller = controller
+        self.labels = Labels()
+        self.status = ""
+        bw, bh = 170, 44
+        self.buttons = [
+            Button("rematch", "Rematch", Rect(40, 40, bw, bh), self.rematch),
+            Button("replay", "Watch replay", Rect(40 + bw + 16, 40, bw, bh), self.replay),
+            Button("lobby", "Back to lobby", Rect(40 + 2 * (bw + 16), 40, bw, bh), self.lobby),
+        ]
+
+    def rematch(self) -> None:
+        self.controller.send("rematch")
+        self.status = "rematch asked: waiting for the opponent"
+
+    def replay(self) -> None:
+        over = self.controller.model.game_over or {}
+        mid = over.get("match_id")
+        if isinstance(mid, int):
+            self.controller.send("get_replay", match_id=mid)
+            self.status = "fetching the replay…"
+        else:
+            self.status = "this server keeps no replay of the match"
+
+    def lobby(self) -> None:
+        self.controller.send("leave")
+        self.controller.show_lobby()
+
+    def on_update(self, delta_time: float) -> None:
+        self.controller.pump()
+
+    def on_draw(self) -> None:
+        self.clear()
+        lb = self.labels
+        m = self.controller.model
+        over = m.game_over or {}
+        h, w = self.window.height, self.window.width
+        names = (m.player_name(0), m.player_name(1))
+        winner = over.get("winner")
+        if isinstance(winner, int) and 0 <= winner < 2:
+            head = f"{names[winner]} wins"
+        elif over:
+            head = "Draw"
+        else:
+            head = "Match over"
+        reason = str(over.get("reason", ""))
+        lb.draw("head", head, 40, h - 70, 32, ACCENT, bold=True)
+        sub = f"{discipline_title(m.discipline)} · {REASONS.get(reason, reason.replace('_', ' '))}"
+        lb.draw("sub", sub, 40, h - 105, 14, DIM)
+        sheet = over.get("scoresheet") or {}
+        rows = scoresheet_rows(names, sheet if isinstance(sheet, dict) else {})
+        panel = Rect(40, h - 160 - 36 * len(rows), w - 80, 36 * len(rows) + 20)
+        draw_panel(panel, PANEL)
+        xs = (0, 360, 540, 720, 900)
+        for r, row in enumerate(rows):
+            y = panel.top - 30 - r * 36
+            for c, cell in enumerate(row):
+                colour = DIM if r == 0 else TEXT
+                lb.draw(
+                    f"sheet{r}.{c}",
+                    cell,
+                    panel.left + 20 + xs[c],
+                    y,
+                    16 if r else 13,
+                    colour,
+                    bold=(r > 0 and c == 1),
+                )
+        lb.draw("status", self.status, 40, 110, 12, DIM)
+        for b in self.buttons:
+            b.draw(lb)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        for b in self.buttons:
+            if b.click(x, y):
+                return
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        for b in self.buttons:
+            b.hover = b.rect.contains(x, y)
