@@ -91,11 +91,16 @@ def ball_cushion(
     spec: PhysicsSpec,
 ) -> tuple[Vec3, Vec3]:
     """New (v, w) after a ball hits a cushion whose inward normal (into the table) is ``inward``."""
+    if v[0] * inward[0] + v[1] * inward[1] >= 0.0:
+        return v, w  # moving away from the cushion
     ct, st = math.cos(theta), math.sin(theta)
     n = (-inward[0] * ct, -inward[1] * ct, st)  # centre → contact point (unit)
     vn = v[0] * n[0] + v[1] * n[1] + v[2] * n[2]
     if vn <= 0.0:
-        return v, w  # moving away
+        # A flying ball rising past a nose below its equator: the tilted normal sees it leaving,
+        # yet it moves into the cushion line; take the contact as horizontal.
+        n = (-inward[0], -inward[1], 0.0)
+        vn = v[0] * n[0] + v[1] * n[1]
     pn = (1.0 + spec.e_cushion) * mass * vn
     v1 = (v[0] - pn * n[0] / mass, v[1] - pn * n[1] / mass, v[2] - pn * n[2] / mass)
     r = (radius * n[0], radius * n[1], radius * n[2])

@@ -38,6 +38,10 @@ from shared.table import BALLS, BallName, CushionName, Point, TableSpec
 # on the tolerance); deeper overlap is refused.
 _PLACEMENT_SLACK: Final = 1e-9  # m
 
+# A pair colliding this many times in a row, each within this gap of the previous, is a push.
+_CHATTER_RUN: Final = 8
+_CHATTER_GAP: Final = 1e-3  # s
+
 _INWARD: Final[dict[CushionName, tuple[float, float]]] = {
     "bottom": (1.0, 0.0),
     "top": (-1.0, 0.0),
@@ -117,6 +121,8 @@ class _Run:
         self.events: list[Event] = []
         self.now = 0.0
         self.final: dict[BallName, Point | None] = {}
+        self._pair_run: dict[tuple[BallName, BallName], tuple[int, float]] = {}
+        self._rail_run: dict[tuple[BallName, CushionName], tuple[int, float]] = {}
 
     # -- bookkeeping ---------------------------------------------------------------------
     def _set_motion(self, ball: _Ball, motion: Motion) -> None:
@@ -292,11 +298,31 @@ class _Run:
         p, v, w = self._state(ball)
         speed = math.hypot(v[0], v[1])
         airborne = ball.motion.phase == "airborne"
-        if airborne and p[2] > self.table.cushion_height - self.r:
-            # R-OFF-1: the centre is above the nose, the cushion can only lift it over the rail.
-            self._off_table(ball, p, v, cushion, speed)
-            return
-        nv, nw = ball_cushion(v, w, _INWARD[cushion], self.theta, self.r, self.m, self.spec)
+        theta = self.theta
+        if airborne:
+            if p[2] >= self.table.cushion_height:
+                # R-OFF-1: the whole ball is above the nose when it crosses the cushion line, so
+                # it flies over the rail (or lands on the rail top).
+                self._off_table(ball, p, v, cushion, speed)
+                return
+            # A flying ball meets the nose wherever it is: above the equator pushes it down,
+            # below the equator kicks it up.
+            theta = nose_angle(self.table.cushion_height - p[2], self.r)
+        key = (ball.name, cushion)
+        count, last = self._rail_run.get(key, (0, -INF))
+        count = count + 1 if self.now - last < _CHATTER_GAP else 1
+        self._rail_run[key] = (count, self.now)
+        if count >= _CHATTER_RUN and not airborne:
+            # Spin keeps driving the ball back into the rail in ever smaller bounces: finish
+            # the slide, drop the velocity into the cushion, and roll along it.
+            v, w = self._finish_slide(ball, v, w)
+            nx, ny = _INWARD[cushion]
+            into = min(0.0, v[0] * nx + v[1] * ny)
+            vx, vy = v[0] - into * nx, v[1] - into * ny
+            nv, nw = (vx, vy, 0.0), (-vy / self.r, vx / self.r, w[2])
+            self._rail_run[key] = (0, self.now)
+        else:
+            nv, nw = ball_cushion(v, w, _INWARD[cushion], theta, self.r, self.m, self.spec)
         if not airborne:
             nv = (nv[0], nv[1], 0.0)  # the slate takes the downward part (hops not modelled)
         self._set_motion(ball, start_phase(self.now, p, nv, nw, self.r, self.spec))
@@ -317,7 +343,26 @@ class _Run:
         pa, va, wa = self._state(a)
         pb, vb, wb = self._state(b)
         speeds = (math.hypot(va[0], va[1]), math.hypot(vb[0], vb[1]))
-        nva, nwa, nvb, nwb = ball_ball(pa, va, wa, pb, vb, wb, self.r, self.m, self.spec)
+        key = (a.name, b.name)
+        count, last = self._pair_run.get(key, (0, -INF))
+        count = count + 1 if self.now - last < _CHATTER_GAP else 1
+        self._pair_run[key] = (count, self.now)
+        airborne = "airborne" in (a.motion.phase, b.motion.phase)
+        if count >= _CHATTER_RUN and not airborne:
+            # One ball is pushing the other (a spinning ball driving into a slower one): the
+            # exact event sequence would be an endless, ever-faster run of tiny collisions
+            # (inelastic collapse). Resolve the push at once: finish both slides (the state
+            # cloth friction reaches anyway) and let the pair roll on together at their mean
+            # velocity. Each step only removes energy.
+            va, wa = self._finish_slide(a, va, wa)
+            vb, wb = self._finish_slide(b, vb, wb)
+            vx, vy = 0.5 * (va[0] + vb[0]), 0.5 * (va[1] + vb[1])
+            r = self.r
+            nva, nvb = (vx, vy, 0.0), (vx, vy, 0.0)
+            nwa, nwb = (-vy / r, vx / r, wa[2]), (-vy / r, vx / r, wb[2])
+            self._pair_run[key] = (0, self.now)
+        else:
+            nva, nwa, nvb, nwb = ball_ball(pa, va, wa, pb, vb, wb, self.r, self.m, self.spec)
         if a.motion.phase != "airborne":
             nva = (nva[0], nva[1], 0.0)
         if b.motion.phase != "airborne":
@@ -325,6 +370,15 @@ class _Run:
         self._set_motion(a, start_phase(self.now, pa, nva, nwa, self.r, self.spec))
         self._set_motion(b, start_phase(self.now, pb, nvb, nwb, self.r, self.spec))
         self._log("ball_ball", (a, b), speeds=speeds)
+
+    def _finish_slide(self, ball: _Ball, v: Vec3, w: Vec3) -> tuple[Vec3, Vec3]:
+        if ball.motion.phase != "sliding":
+            return v, w
+        r = self.r
+        ux, uy = v[0] - r * w[1], v[1] + r * w[0]
+        # Sliding ends at v − (2/7)·u (du/dt = 7/2·dv/dt), rolling.
+        vx, vy = v[0] - 2.0 / 7.0 * ux, v[1] - 2.0 / 7.0 * uy
+        return (vx, vy, v[2]), (-vy / r, vx / r, w[2])
 
     def _hard_stop(self, t: float) -> None:
         self._advance(t)

@@ -122,5 +122,8 @@ def first_down_crossing(c: Sequence[float], horizon: float) -> float | None:
             if fb == 0.0:
                 return b
             return _bracketed_root(c, d, a, b, fa)
+        if fa <= 0.0 and fb < fa:
+            # Still touching (never got apart beyond rounding) and approaching again from here.
+            return a
         fa = fb
     return None

@@ -56,7 +56,7 @@ class PhysicsSpec:
     # Hard stop: no stroke may last longer on the table (a guard against bugs), and the event
     # loop gives up after this many events.
     max_time: float = 60.0  # s
-    max_events: int = 20000
+    max_events: int = 1000
 
 
 DEFAULT_SPEC: Final = PhysicsSpec()
