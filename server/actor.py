@@ -97,7 +97,7 @@ class RoomActor:
         self.on_close = on_close
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self.idle_since: int | None = None
+        self.idle_since: int | None = now_ms()  # nobody is in a new or restored room
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"room-{self.room.room_id}")

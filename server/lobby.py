@@ -138,7 +138,7 @@ class GameServer:
                 log.exception("room %s could not be restored; closing it", record.room_id)
                 self.store.close_room(record.room_id, now)
                 continue
-            self._add_actor(room).post(Close())  # an empty room closes unless someone returns
+            self._add_actor(room)  # players rejoin within the grace time, or forfeit
         self.server = await serve(
             self._serve,
             cfg.host,
@@ -149,6 +149,7 @@ class GameServer:
             origins=_origins(cfg.origins),
             ping_interval=20,
             ping_timeout=20,
+            close_timeout=2,  # a client that never answers the close must not stall a drain
         )
         self._sweeper = asyncio.create_task(self._sweep())
         log.info(

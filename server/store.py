@@ -94,6 +94,12 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # Players ----------------------------------------------------------------------------
     def player_by_token(self, token_hash: str) -> tuple[str, str] | None:
         row = self.db.execute(

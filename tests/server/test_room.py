@@ -125,3 +125,82 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     ]
     assert [s["kind"] for s in replay.strokes] == ["lag", "clock", "stroke", "stroke", "stroke"]
     del rid, duration
+
+
+async def _to_play(url: str, **options: object) -> tuple[Wire, Wire, Wire, str, int]:
+    """A seated room past the lag, with the lag winner to break; returns its seat."""
+    alice = await Wire.open(url, "alice")
+    bob = await Wire.open(url, "bob")
+    carol = await Wire.open(url, "carol")
+    created = await alice.request(
+        ts.CreateRoom(discipline="three_cushion", distance=1, **options),  # type: ignore[arg-type]
+        tc.RoomCreated,
+    )
+    rid = created.room_id
+    await carol.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    alice.seat_token = (await alice.request(ts.Join(room_id=rid), tc.Joined)).seat_token
+    bob.seat_token = (await bob.request(ts.Join(room_id=rid), tc.Joined)).seat_token
+    winner = await _lag(alice, bob, carol)
+    await (alice if winner == 0 else bob).send(ts.ChooseBreak(breaker="me"))
+    await carol.expect(tc.Turn, where=lambda m: m.phase == "play")
+    return alice, bob, carol, rid, winner
+
+
+async def test_a_dropped_player_rejoins_with_the_seat_token_and_plays_on(url: str) -> None:
+    alice, bob, carol, rid, breaker = await _to_play(url, shot_clock_s=30, grace_s=60)
+    players = [alice, bob]
+    shooter = players[breaker]
+    await shooter.close()
+    # R-END-5: the room hears of it, with the grace deadline; the shot clock pauses.
+    status = await carol.expect(tc.PlayerStatus, where=lambda m: m.status == "disconnected")
+    assert status.seat == breaker and status.grace_until_ms is not None
+    paused = await carol.expect(tc.Turn, where=lambda m: m.deadline_ms is None)
+    assert paused.shooter == breaker
+    snap = await _snapshot(carol)
+    assert snap.match["paused_ms"] > 25_000 and snap.room["seats"][breaker]["connected"] is False
+
+    # Nobody else can take the seat: a fresh connection without the token, or with a wrong one.
+    mallory = await Wire.open(url, "mallory")
+    assert (await mallory.refused(ts.Join(room_id=rid))).code == "room_full"
+    bad = await mallory.refused(ts.Rejoin(room_id=rid, seat_token="x" * 32))
+    assert bad.code == "bad_token"
+    assert (await mallory.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_in_room"
+
+    # The same player on a new connection, same identity token, same seat token.
+    back = await Wire.open(url, "alice" if breaker == 0 else "bob", token=shooter.welcome.token)
+    assert back.welcome.player_id == shooter.welcome.player_id
+    joined = await back.request(ts.Rejoin(room_id=rid, seat_token=shooter.seat_token), tc.Joined)
+    assert joined.seat == breaker
+    await back.expect(tc.Snapshot)
+    up = await carol.expect(tc.PlayerStatus, where=lambda m: m.status == "connected")
+    assert up.seat == breaker
+    resumed = await carol.expect(tc.Turn, where=lambda m: m.deadline_ms is not None)
+    assert resumed.shooter == breaker
+    # And plays on: a gentle stroke is simulated and refereed.
+    snap = await _snapshot(back)
+    assert snap.seat == breaker
+    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
+    await back.send(miss)
+    played = await carol.expect(tc.StrokePlayed, timeout=5)
+    assert played.shooter == breaker
+
+
+async def test_a_player_who_stays_away_forfeits(url: str) -> None:
+    alice, bob, carol, _, breaker = await _to_play(url, shot_clock_s=30, grace_s=1)
+    await [alice, bob][1 - breaker].close()
+    over = await carol.expect(tc.GameOver, timeout=5)
+    assert over.winner == breaker and over.reason == "forfeit"  # R-END-5
+
+
+async def test_a_second_connection_of_the_same_player_cannot_act_without_the_seat(
+    url: str,
+) -> None:
+    alice, bob, carol, rid, breaker = await _to_play(url, shot_clock_s=30)
+    shooter = [alice, bob][breaker]
+    twin = await Wire.open(url, "twin", token=shooter.welcome.token)  # same identity, no seat
+    assert (await twin.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_in_room"
+    await twin.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    assert (await twin.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_a_player"
+    assert (await twin.refused(ts.Concede())).code == "not_a_player"
+    snap = await _snapshot(carol)
+    assert snap.match["phase"] == "play" and snap.match["shooter"] == breaker

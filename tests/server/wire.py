@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import msgpack
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
 
 from shared import rules
 from shared.physics import Stroke, simulate
@@ -29,6 +30,8 @@ class Wire:
     log: list[ServerMessage] = field(default_factory=list)  # everything received, in order
     unread: list[ServerMessage] = field(default_factory=list)
     next_id: int = 0
+    welcome: tc.Welcome | None = None
+    seat_token: str = ""
 
     @classmethod
     async def open(cls, url: str, name: str | None = None, token: str | None = None) -> Wire:
@@ -93,7 +96,7 @@ class Wire:
     async def quiet(self, seconds: float) -> list[ServerMessage]:
         """Everything that arrives within ``seconds`` (unread included)."""
         out, self.unread = self.unread, []
-        with contextlib.suppress(TimeoutError):
+        with contextlib.suppress(TimeoutError, ConnectionClosed):
             deadline = time.monotonic() + seconds
             while (left := deadline - time.monotonic()) > 0:
                 out.append(await self._read(left))
