@@ -1,0 +1,79 @@
+"""A top view of a simulated stroke as PNG bytes: cloth, cushions, diamonds and ball paths.
+
+Pure (returns bytes; the caller writes the file). Pillow is imported on use, so nothing else in
+``shared.physics`` pays for it.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Final
+
+from shared.physics.trajectory import position_at
+from shared.physics.types import ShotResult
+from shared.table import BallName, TableSpec
+
+CUSHION_WIDTH: Final = 0.045  # m, drawn rubber strip inside the rail
+RAIL_WIDTH: Final = 0.075  # m, drawn wooden rail
+COLOURS: Final[dict[str, tuple[int, int, int]]] = {
+    "white": (245, 245, 240),
+    "yellow": (240, 200, 20),
+    "red": (210, 30, 30),
+}
+
+
+def stroke_png(result: ShotResult, table: TableSpec, px_per_m: float = 400.0) -> bytes:
+    """Draw ``result`` on ``table``: start positions hollow, final positions filled, paths."""
+    from PIL import Image, ImageDraw
+
+    border = CUSHION_WIDTH + RAIL_WIDTH
+    w = round((table.length + 2 * border) * px_per_m)
+    h = round((table.width + 2 * border) * px_per_m)
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        # x along the image width, y up (the bottom cushion on the left).
+        return ((x + border) * px_per_m, h - (y + border) * px_per_m)
+
+    img = Image.new("RGB", (w, h), (92, 52, 28))
+    draw = ImageDraw.Draw(img)
+    c0, c1 = (
+        px(-CUSHION_WIDTH, table.width + CUSHION_WIDTH),
+        px(table.length + CUSHION_WIDTH, -CUSHION_WIDTH),
+    )
+    draw.rectangle((c0, c1), fill=(20, 90, 150))
+    n0, n1 = px(0.0, table.width), px(table.length, 0.0)
+    draw.rectangle((n0, n1), fill=(30, 110, 180))
+    draw.rectangle((n0, n1), outline=(15, 60, 110), width=2)
+    # Diamonds on the rail tops, opposite their nose points (R-TABLE-3).
+    off = CUSHION_WIDTH + RAIL_WIDTH / 2
+    dr = 0.008 * px_per_m
+    for dx, dy in table.diamonds():
+        ox = -off if dx == 0.0 else off if dx == table.length else 0.0
+        oy = -off if dy == 0.0 else off if dy == table.width else 0.0
+        cx, cy = px(dx + ox, dy + oy)
+        draw.ellipse((cx - dr, cy - dr, cx + dr, cy + dr), fill=(235, 235, 225))
+    r = table.ball_radius * px_per_m
+    end = result.duration
+    names: list[BallName] = list(result.trajectory)
+    for name in names:
+        off_t = [e.t for e in result.events if e.kind == "off_table" and name in e.balls]
+        stop = off_t[0] if off_t else end
+        times = {stop * k / 400 for k in range(401)}
+        times |= {e.t for e in result.events if name in e.balls and e.t <= stop}
+        pts = [px(*position_at(result, name, t)) for t in sorted(times)]
+        colour = COLOURS.get(name, (200, 200, 200))
+        if len(pts) > 1:
+            draw.line(pts, fill=colour, width=2)
+        for e in result.events:
+            if name in e.balls and e.kind in ("ball_ball", "ball_cushion"):
+                ex, ey = px(*position_at(result, name, e.t))
+                draw.ellipse((ex - 3, ey - 3, ex + 3, ey + 3), outline=(20, 20, 20))
+        sx, sy = px(*result.initial[name])
+        draw.ellipse((sx - r, sy - r, sx + r, sy + r), outline=colour, width=2)
+        final = result.final.get(name)
+        if final is not None:
+            fx, fy = px(*final)
+            draw.ellipse((fx - r, fy - r, fx + r, fy + r), fill=colour, outline=(20, 20, 20))
+    buf = io.BytesIO()
+    img.save(buf, format="PNG")
+    return buf.getvalue()
