@@ -42,7 +42,7 @@ from shared.rules.placement import (
     lag_position,
     respot_3c,
 )
-from shared.rules.scoring import judge_stroke, zone_rule_is_strict
+from shared.rules.scoring import judge_stroke, jumped_balls, zone_rule_is_strict
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Seat, Termination, Verdict
 from shared.rules.zones import shared_zones, zones_for
@@ -300,7 +300,8 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
     scored = judged.points > 0 and judged.foul is None
     next_shooter = shooter if scored or opts.practice else 1 - shooter
     # Balls where they stopped; jumped balls re-spotted (R-RESPOT-3C, R-RESPOT-OTHER).
-    final = {b: result.final.get(b) for b in BALLS}
+    gone = jumped_balls(result)
+    final = {b: None if b in gone else result.final.get(b) for b in BALLS}
     respots: dict[BallName, Point] = {}
     spot_choice = False
     if any(p is None for p in final.values()):
@@ -348,6 +349,11 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
     calls.extend(end_calls)
     if new.phase is Phase.PLAY:
         calls.extend(_turn_calls(new))
+    # Balls the referee moved after the stroke: re-spots, and the break position of an
+    # equalizing inning or a new set.
+    for b, p in new.positions.items():
+        if p != placed[b]:
+            respots[b] = p
     verdict = Verdict(
         points=1 if scored else 0,
         foul=judged.foul,

@@ -89,11 +89,18 @@ def push_foul(
 
 def off_table_foul(result: ShotResult) -> Foul | None:
     """R-OFF-1 → R-FOUL-OFF."""
-    gone = off_table_balls(result.events) or [b for b in BALLS if result.final.get(b, 0) is None]
+    gone = jumped_balls(result)
     if not gone:
         return None
     names = " and ".join(gone)
     return Foul("R-FOUL-OFF", "off_table", f"Foul: the {names} left the table (R-OFF-1).")
+
+
+def jumped_balls(result: ShotResult) -> list[BallName]:
+    """R-OFF-1: balls that left the table — logged off_table (even if they came back, HE) or
+    missing from the final state."""
+    gone = off_table_balls(result.events)
+    return gone + [b for b in BALLS if b not in gone and result.final.get(b, (0.0, 0.0)) is None]
 
 
 def required_cushions(discipline: Discipline) -> int:

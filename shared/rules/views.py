@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
 from shared.rules.state import MatchState, Phase, SetRecord
@@ -133,6 +134,12 @@ def match_view(state: MatchState) -> dict[str, Any]:
         "grace_until_ms": list(state.grace_deadline),
         "result": _result_dict(state.result),
     }
+    if state.phase in (Phase.PLAY, Phase.TIMEOUT) and state.shooter is not None:
+        # R-FROZEN-1 / R-CALL-3: what the shooter's ball touches (the `turn` message's frozen).
+        contact = contact_of(state.balls, cue_ball(state), opts.table_spec)
+        view["frozen"] = (
+            {"balls": list(contact.balls), "cushions": list(contact.cushions)} if contact else None
+        )
     if state.phase in (Phase.LAG, Phase.BREAK_CHOICE):
         view["lag"] = {
             "balls": {str(s): b for s, b in lag_balls(state).items()},

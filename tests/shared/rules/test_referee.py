@@ -426,3 +426,10 @@ def test_illegal_actions_change_nothing(playing) -> None:  # type: ignore[no-unt
         with pytest.raises(IllegalAction):
             apply(playing, action, playing.resting_at_ms)
     assert state_to_dict(playing) == before
+
+
+def test_R_OFF_1_a_ball_that_touched_the_rail_top_and_came_back_is_off(playing) -> None:  # type: ignore[no-untyped-def]
+    s = replace(playing, break_shot=False)
+    s2, v = play(s, ["red", "off:red"], {"red": (2.0, 0.5)})  # the log says off; it came back
+    assert v.foul is not None and v.foul.rule_id == "R-FOUL-OFF"
+    assert v.respots == {"red": MATCH.top_spot} and s2.positions["red"] == MATCH.top_spot

@@ -54,3 +54,11 @@ def test_R_ZONE_CALL_match_view_shows_zone_state() -> None:
     s = to_play(MatchOptions(discipline="straight_rail"))  # type: ignore[arg-type]
     view = match_view(s)
     assert view["zones"] == []
+
+
+def test_R_FROZEN_1_match_view_says_what_the_cue_ball_touches() -> None:
+    s = to_play()
+    assert match_view(s)["frozen"] is None
+    r = 0.03075
+    s2, _ = play(s, POINT, {"white": (1.0, 0.7), "red": (1.0 + 2 * r, 0.7)})
+    assert match_view(s2)["frozen"] == {"balls": ["red"], "cushions": []}
