@@ -215,7 +215,9 @@ class Session:
             self.state.enter_room(
                 str(answer["room_id"]), int(answer["seat"]), str(answer["seat_token"])
             )
-        if self.state.seq is None:
+        if not self.state.room:
+            # The player who fills the room gets no snapshot of its own (the match starts at
+            # once); ask for one so the tracked state has the room's options and players.
             with contextlib.suppress(ServerError, TimeoutError):
                 await self.request("sync")
         return int(answer["seat"])
@@ -401,7 +403,7 @@ class Session:
             log.warning("dropped a bad frame from the server: %s", exc)
             return
         outcome = self.state.apply(msg)
-        if outcome == "gap" and not self._syncing:
+        if outcome in ("gap", "resync") and not self._syncing:
             self._syncing = True
             self._spawn(self._sync_after_gap(), "carom-sync")
         re = msg.get("re")

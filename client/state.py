@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Applied = Literal["applied", "gap", "stale", "direct"]
+Applied = Literal["applied", "gap", "resync", "stale", "direct"]
 
 MAX_CALLS = 100  # referee calls kept (newest last)
 MAX_CHAT = 200  # chat lines kept
@@ -46,6 +46,10 @@ class TableState:
     calls: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_CALLS))
     chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_CHAT))
     last_error: dict[str, Any] | None = None
+    # True when a broadcast changed the match in ways it does not carry (a ``turn`` that
+    # moves the phase or the shooter: break chosen, clock foul, time-out): the match view is
+    # out of date until the next snapshot. A bot must not plan from it meanwhile.
+    match_stale: bool = False
 
     # Reading ------------------------------------------------------------------------------
     @property
@@ -90,9 +94,10 @@ class TableState:
         self.__dict__.update(keep.__dict__)
 
     def apply(self, msg: dict[str, Any]) -> Applied:
-        """Fold one server message in. Returns ``gap`` when broadcasts were missed (the caller
-        should send ``sync``), ``stale`` for a broadcast already covered, ``direct`` for a
-        message that is not a room broadcast."""
+        """Fold one server message in. Returns ``gap`` when broadcasts were missed and
+        ``resync`` when the match view is out of date (the caller should send ``sync`` for
+        both), ``stale`` for a broadcast already covered, ``direct`` for a message that is not
+        a room broadcast."""
         t = msg.get("t")
         if t == "snapshot":
             self._snapshot(msg)
@@ -110,12 +115,31 @@ class TableState:
             return "stale"
         outcome: Applied = "gap" if self.seq is not None and seq > self.seq + 1 else "applied"
         self.seq = seq
+        if t == "player_status" and msg.get("status") == "connected" and not self._knows(msg):
+            outcome = "resync"  # a new player sat down: the room view lacks their name
+        if t == "turn" and (
+            msg.get("phase") != self.match.get("phase")
+            or msg.get("shooter") != self.match.get("shooter")
+        ):
+            self.match_stale = True
+            outcome = "resync"
         handler = _HANDLERS.get(str(t))
         if handler is not None:
             handler(self, msg)
         return outcome
 
+    def _knows(self, msg: dict[str, Any]) -> bool:
+        seats = self.room.get("seats")
+        seat = msg.get("seat")
+        return (
+            isinstance(seats, list)
+            and isinstance(seat, int)
+            and 0 <= seat < len(seats)
+            and seats[seat] is not None
+        )
+
     def _snapshot(self, msg: dict[str, Any]) -> None:
+        self.match_stale = False
         seq = msg.get("seq")
         self.seq = seq if isinstance(seq, int) else None
         room = msg.get("room")
@@ -137,12 +161,14 @@ class TableState:
         match = msg.get("match")
         if isinstance(match, dict):
             self.match = dict(match)
+            self.match_stale = False
 
     def _lag_result(self, msg: dict[str, Any]) -> None:
         self.last_lag = msg
         match = msg.get("match")
         if isinstance(match, dict):
             self.match = dict(match)
+            self.match_stale = False
 
     def _turn(self, msg: dict[str, Any]) -> None:
         self.turn = msg

@@ -1,0 +1,229 @@
+"""A bot player: drives a :class:`~client.session.Session` through whole matches.
+
+The player watches the tracked state after every event and acts when the match waits for it:
+its lag stroke (R-LAG-3), the break choice when it won the lag (R-LAG-7), and its strokes in
+play, within the shot clock (R-CLOCK-1). Thinking runs in an executor (a process by default),
+so the connection keeps answering while the search burns CPU. A stroke is sent only once the
+previous stroke's balls are at rest on the server's clock (R-PLAY-4).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import random
+from collections.abc import Callable
+from concurrent.futures import Executor
+from typing import Any
+
+from client.bot.levels import Level, level
+from client.bot.plan import Plan, plan_choice_of_break, plan_lag, plan_stroke
+from client.bot.problem import LagProblem, problem_from, read_balls, room_option
+from client.session import ConnectionLost, Session
+from shared.table import BallName
+
+log = logging.getLogger(__name__)
+
+CLOCK_MARGIN_S = 3.0  # seconds kept in hand at the end of the shot clock (network, scheduling)
+REST_MARGIN_MS = 60  # ms after the server's rest time before sending a stroke
+
+
+class BotPlayer:
+    """Plays the seat its session holds. ``await play_match()`` returns the ``game_over`` map."""
+
+    def __init__(
+        self,
+        session: Session,
+        level_number: int,
+        *,
+        executor: Executor | None = None,
+        seed: int | None = None,
+        think_s: float | None = None,
+        tempo: float = 0.0,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.level: Level = level(level_number)
+        self.executor = executor
+        self.rng = random.Random(seed)
+        self.think_s = think_s if think_s is not None else self.level.think_s
+        self.tempo = tempo
+        self.say = say or (lambda line: log.info("%s", line))
+        self._acted: tuple[Any, ...] | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._last_sent: tuple[int, dict[str, Any]] | None = None  # (request id, fields)
+        self.strokes_sent = 0
+        self.think_times: list[float] = []
+
+    async def play_match(self, rematches: int = 0) -> dict[str, Any]:
+        """Play until the match is over (and ``rematches`` more matches); returns the last
+        ``game_over``."""
+        state = self.session.state
+        if state.seat is None:
+            raise RuntimeError("the bot's session must hold a seat (join a room first)")
+        games_left = rematches
+        while True:
+            self._maybe_act()
+            msg = await self.session.events.get()
+            t = msg.get("t")
+            if t == "connection" and msg.get("status") in ("restored", "lost"):
+                self._forget()  # anything in flight may be lost: look again when back
+            elif t == "connection" and msg.get("status") in ("rejoin_failed", "closed"):
+                raise ConnectionLost(f"the bot lost its seat: {msg}")
+            elif t == "error" and self._is_mine(msg):
+                await self._on_refused(msg)
+            elif t == "game_over":
+                if games_left <= 0:
+                    self._forget()
+                    return msg
+                games_left -= 1
+                await self.session.rematch()
+
+    def _is_mine(self, msg: dict[str, Any]) -> bool:
+        return self._last_sent is not None and msg.get("re") == self._last_sent[0]
+
+    # Deciding what to do -----------------------------------------------------------------
+    def _forget(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+        self._acted = None
+
+    def _maybe_act(self) -> None:
+        state = self.session.state
+        match, seat = state.match, state.seat
+        phase = match.get("phase")
+        if seat is None or not state.connected or state.match_stale:
+            return
+        key: tuple[Any, ...] | None = None
+        job: Callable[[], Any] | None = None
+        if phase == "lag" and not self._lag_sent_by_me(match, seat):
+            lag_seq = state.last_lag.get("seq") if state.last_lag else None
+            key = ("lag", lag_seq)
+            job = self._lag
+        elif phase == "break_choice" and self._lag_winner(match) == seat:
+            lag_seq = state.last_lag.get("seq") if state.last_lag else None
+            key = ("break_choice", lag_seq)
+            job = self._choose_break
+        elif phase == "play" and match.get("shooter") == seat and match.get("deadline_ms"):
+            key = ("play", match.get("deadline_ms"), str(match.get("balls")))
+            job = self._stroke
+        if key is None or key == self._acted or job is None:
+            return
+        self._forget()
+        self._acted = key
+        self._task = asyncio.create_task(self._run(job), name="bot-act")
+
+    @staticmethod
+    def _lag_sent_by_me(match: dict[str, Any], seat: int) -> bool:
+        lag = match.get("lag")
+        played = lag.get("played") if isinstance(lag, dict) else None
+        if isinstance(played, list | tuple) and len(played) == 2:
+            return bool(played[seat])
+        return False
+
+    @staticmethod
+    def _lag_winner(match: dict[str, Any]) -> int | None:
+        lag = match.get("lag")
+        winner = lag.get("winner") if isinstance(lag, dict) else match.get("lag_winner")
+        return winner if isinstance(winner, int) else None
+
+    async def _run(self, job: Callable[[], Any]) -> None:
+        try:
+            await job()
+        except asyncio.CancelledError:
+            raise
+        except ConnectionLost:
+            self._acted = None  # retried after the session is restored
+        except Exception:
+            log.exception("the bot failed to act; it will try again on the next event")
+            self._acted = None
+
+    async def _think(self, fn: Callable[..., Plan], *args: Any) -> Plan:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.executor, functools.partial(fn, *args))
+
+    def _budget_s(self) -> float:
+        """Thinking time left for this stroke: the level's cap, and never past the clock."""
+        state = self.session.state
+        budget = self.think_s
+        deadline = state.match.get("deadline_ms")
+        if isinstance(deadline, int):
+            left = (deadline - self.session.server_now_ms()) / 1000.0 - CLOCK_MARGIN_S
+            budget = min(budget, max(0.2, left))
+        return budget
+
+    async def _lag(self) -> None:
+        state = self.session.state
+        assert state.seat is not None
+        balls = read_balls(state.match)
+        table = str(room_option(state.room, state.match, "table", "match"))
+        if balls is None:
+            return
+        lag_ball: BallName = (
+            "white" if state.seat == 0 else "yellow"
+        )  # R-LAG-1: seat 0 white, 1 yellow
+        problem = LagProblem(table=table, balls=balls, cue=lag_ball)
+        plan = await self._think(plan_lag, problem, self.level.number, self.rng.randrange(2**31))
+        await self._wait_until_rest()
+        await self._send_plan(plan)
+        self.say(f"lag stroke: {plan.describe()}")
+
+    async def _choose_break(self) -> None:
+        breaker = plan_choice_of_break(self.level.number)
+        await self.session.choose_break(breaker)
+        self.say(f"won the lag, chooses breaker: {breaker}")
+
+    async def _stroke(self) -> None:
+        state = self.session.state
+        assert state.seat is not None
+        problem = problem_from(state.room, state.match, state.seat)
+        if problem is None:
+            return
+        budget = self._budget_s()
+        seed = self.rng.randrange(2**31)
+        plan = await self._think(plan_stroke, problem, self.level.number, seed, budget, self.tempo)
+        self.think_times.append(plan.think_s)
+        if plan.respot:
+            await self.session.respot()
+            self.say("frozen: asks for a re-spot (R-FROZEN-1)")
+            return
+        await self._wait_until_rest()
+        await self._send_plan(plan)
+        self.say(
+            f"{problem.cue} stroke: {plan.describe()} (expects {plan.expected:.2f}, "
+            f"{plan.sims} sims, {plan.think_s:.1f} s)"
+        )
+
+    async def _wait_until_rest(self) -> None:
+        state = self.session.state
+        rest = 0
+        for msg in (state.last_stroke, state.last_lag):
+            if msg is not None and isinstance(msg.get("rest_ms"), int):
+                rest = max(rest, int(msg["rest_ms"]))
+        resting = state.match.get("resting_at_ms")
+        if isinstance(resting, int):
+            rest = max(rest, resting)
+        wait_ms = rest + REST_MARGIN_MS - self.session.server_now_ms()
+        if wait_ms > 0:
+            await asyncio.sleep(wait_ms / 1000.0)
+
+    async def _send_plan(self, plan: Plan) -> None:
+        fields = plan.wire()
+        msg_id = await self.session.send("stroke", **fields)
+        self._last_sent = (msg_id, fields)
+        self.strokes_sent += 1
+
+    async def _on_refused(self, msg: dict[str, Any]) -> None:
+        code = msg.get("code")
+        self.say(f"stroke refused: {code}: {msg.get('message')}")
+        if code == "balls_moving" and self._last_sent is not None:
+            await asyncio.sleep(0.25)
+            with contextlib.suppress(ConnectionLost):
+                msg_id = await self.session.send("stroke", **self._last_sent[1])
+                self._last_sent = (msg_id, self._last_sent[1])
+            return
+        # Anything else: the state moved on, or the stroke was bad. Look again from scratch.
+        self._forget()

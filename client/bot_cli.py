@@ -1,0 +1,152 @@
+"""``carom bot``: connect a bot player to a server and play whole matches.
+
+Module-level imports stay light (argparse only): the session, the search and the physics load
+in :func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+DISCIPLINES = (
+    "three_cushion",
+    "one_cushion",
+    "straight_rail",
+    "balkline_47_2",
+    "balkline_47_1",
+    "balkline_71_2",
+    "balkline_71_1",
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", default="ws://127.0.0.1:8765/", help="server URL (ws://HOST:PORT)")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--room", help="join this room")
+    where.add_argument(
+        "--create", metavar="DISCIPLINE", choices=DISCIPLINES, help="create a room and join it"
+    )
+    parser.add_argument(
+        "--level", type=int, default=3, choices=range(1, 6), help="1 (beginner) to 5"
+    )
+    parser.add_argument("--name", default=None, help="player name (default: bot-L<level>)")
+    parser.add_argument("--distance", type=int, default=None, help="points to play to (--create)")
+    parser.add_argument(
+        "--shot-clock", type=float, default=None, help="shot clock in seconds (--create)"
+    )
+    parser.add_argument(
+        "--no-equalizing", action="store_true", help="no equalizing inning (--create, R-END-2)"
+    )
+    parser.add_argument("--matches", type=int, default=1, help="matches to play (rematches)")
+    parser.add_argument("--think", type=float, default=None, help="cap on thinking per stroke (s)")
+    parser.add_argument(
+        "--tempo",
+        type=float,
+        default=0.0,
+        help="prefer strokes that rest sooner (value lost per second of table time, e.g. 0.02)",
+    )
+    parser.add_argument("--identity", default=None, help="identity file (default ~/.config/carom)")
+    parser.add_argument("--seed", type=int, default=None, help="random seed (reproducible errors)")
+    parser.add_argument("--quiet", action="store_true", help="print only the result")
+
+
+def run(args: argparse.Namespace) -> int:
+    import asyncio
+    import sys
+
+    try:
+        result = asyncio.run(play(args))
+    except KeyboardInterrupt:
+        return 130
+    except (OSError, ConnectionError) as exc:
+        print(f"carom bot: cannot reach {args.url}: {exc}", file=sys.stderr)
+        return 1
+    except BotFailed as exc:
+        print(f"carom bot: {exc}", file=sys.stderr)
+        return 1
+    print(result, flush=True)
+    return 0
+
+
+class BotFailed(Exception):
+    pass
+
+
+async def play(args: argparse.Namespace) -> str:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from client.bot.player import BotPlayer
+    from client.identity import IdentityStore
+    from client.session import ServerError, Session
+
+    name = args.name or f"bot-L{args.level}"
+    quiet = bool(args.quiet)
+
+    def say(line: str) -> None:
+        if not quiet:
+            print(f"[{name}] {line}", flush=True)
+
+    identity = IdentityStore(args.identity) if args.identity else None
+    session = Session(args.url, name, identity=identity)
+    await session.connect()
+    try:
+        room_id = args.room
+        try:
+            if args.create:
+                options: dict[str, Any] = {}
+                if args.distance is not None:
+                    options["distance"] = args.distance
+                if args.shot_clock is not None:
+                    options["shot_clock_s"] = args.shot_clock
+                if args.no_equalizing:
+                    options["equalizing"] = False
+                room_id = await session.create_room(args.create, **options)
+                say(f"created room {room_id} ({args.create})")
+            elif room_id is None:
+                room_id = await _find_room(session)
+                say(f"joining room {room_id}")
+            seat = await session.join(room_id)
+        except ServerError as exc:
+            raise BotFailed(f"could not join a room: {exc}") from None
+        say(f"seated in room {room_id} at seat {seat}, level {args.level}")
+        # Thinking runs in its own process: the search holds the GIL for seconds, and the
+        # connection must keep answering pings meanwhile.
+        ctx = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+            bot = BotPlayer(
+                session,
+                args.level,
+                executor=pool,
+                seed=args.seed,
+                think_s=args.think,
+                tempo=args.tempo,
+                say=say,
+            )
+            over = await bot.play_match(rematches=max(0, args.matches - 1))
+        return describe_result(over, seat)
+    finally:
+        await session.close()
+
+
+async def _find_room(session: Any) -> str:
+    """The first public room waiting for a player, or a new three-cushion room."""
+    for room in await session.list_rooms():
+        players = room.get("players") or []
+        if room.get("phase") == "waiting" and not room.get("private") and None in players:
+            return str(room["room_id"])
+    room_id: str = await session.create_room("three_cushion")
+    return room_id
+
+
+def describe_result(over: dict[str, Any], seat: int) -> str:
+    winner = over.get("winner")
+    sheet = over.get("scoresheet") or {}
+    lines = sheet.get("match") if isinstance(sheet, dict) else None
+    score = ""
+    if isinstance(lines, list) and len(lines) == 2:
+        score = f" {lines[seat].get('points')}-{lines[1 - seat].get('points')}"
+    if winner is None:
+        return f"draw{score} ({over.get('reason')})"
+    return f"{'won' if winner == seat else 'lost'}{score} ({over.get('reason')})"
