@@ -228,6 +228,9 @@ class RoomActor:
             self.membership(item.who.conn, None)  # refused (room full, bad token …)
         for conns, msg in fx.sends:
             self.deliver(conns, encode(msg))
+        if fx.snapshot_all:
+            for conn in room.conns():
+                self.deliver((conn,), encode(room.snapshot(room.seat_of(conn))))
         for job in fx.jobs:
             self._submit(job)
 

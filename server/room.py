@@ -106,6 +106,7 @@ class Effects:
     sends: list[tuple[tuple[ConnId, ...], ServerMessage]] = field(default_factory=list)
     jobs: list[SimJob] = field(default_factory=list)
     new_match: bool = False  # the actor must open a match row before saving strokes
+    snapshot_all: bool = False  # after the sends, a snapshot to everyone (match_id known then)
     strokes: list[StrokeLog] = field(default_factory=list)
     finished: tuple[int | None, str, dict[str, Any]] | None = None
     save: bool = False  # seats or state changed: save the room row
@@ -278,6 +279,7 @@ class Room:
         if all(self.seats[i] is not None for i in range(self.seat_count)):
             self._act(fx, rules.Start(), now)
             fx.new_match = True
+            fx.snapshot_all = True  # the match begins: everyone gets the whole picture
         else:
             fx.to([who.conn], self.snapshot(seat))
         return fx
@@ -578,8 +580,7 @@ class Room:
         self._act(fx, rules.Rematch(seat), now)
         if before is Phase.OVER and self.state.phase is not Phase.OVER:
             fx.new_match = True
-            for conn in self.conns():
-                fx.to([conn], self.snapshot(self.seat_of(conn)))
+            fx.snapshot_all = True
 
     # The referee --------------------------------------------------------------------------
     def _act(

@@ -204,3 +204,49 @@ async def test_a_second_connection_of_the_same_player_cannot_act_without_the_sea
     assert (await twin.refused(ts.Concede())).code == "not_a_player"
     snap = await _snapshot(carol)
     assert snap.match["phase"] == "play" and snap.match["shooter"] == breaker
+
+
+async def test_time_out_resume_concede_and_rematch(url: str) -> None:
+    alice, bob, carol, _, breaker = await _to_play(url, shot_clock_s=30, timeout_s=60)
+    players = [alice, bob]
+    shooter, other = players[breaker], players[1 - breaker]
+    # R-TIMEOUT-1: only the shooter, at the start of an inning; it pauses the shot clock.
+    assert (await other.refused(ts.TimeOut())).code == "not_your_turn"
+    await shooter.send(ts.TimeOut())
+    call = await carol.expect(tc.Call, where=lambda m: m.code == "time_out")
+    assert call.text
+    snap = await _snapshot(carol)
+    assert snap.match["phase"] == "timeout" and snap.match["timeouts_left"][breaker] == 0
+    assert (await shooter.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "wrong_phase"
+    await shooter.send(ts.Resume())
+    await carol.expect(tc.Call, where=lambda m: m.code == "resume")
+    await carol.expect(tc.Turn, where=lambda m: m.phase == "play" and m.deadline_ms is not None)
+    assert (await shooter.refused(ts.TimeOut())).code == "no_timeouts_left"
+    # R-END-5: conceding loses; the spectator hears it with the scoresheet.
+    await other.send(ts.Concede())
+    over = await carol.expect(tc.GameOver)
+    assert over.winner == breaker and over.reason == "concede"
+    # Both ask for a rematch: a fresh match, the other player breaks with the white.
+    await shooter.send(ts.Rematch())
+    await other.send(ts.Rematch())
+    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.match["phase"] == "play")
+    assert fresh.match["shooter"] == 1 - breaker and fresh.match["score"] == [0, 0]
+    assert fresh.room["match_id"] != over.match_id
+
+
+async def test_frozen_ball_respot_in_practice(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    rid = (
+        await ann.request(ts.CreateRoom(discipline="three_cushion", practice=True), tc.RoomCreated)
+    ).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    assert (await ann.refused(ts.Respot())).code == "not_frozen"
+    # The white touching the red (R-FROZEN-5): the referee calls it frozen (R-CALL-3).
+    await ann.request(ts.Place(balls={"white": (1.0, 0.7), "red": (1.0615, 0.7)}), tc.Snapshot)
+    frozen = await ann.expect(tc.Call, where=lambda m: m.code == "frozen")
+    assert "red" in frozen.text
+    await ann.send(ts.Respot())
+    await ann.expect(tc.Call, where=lambda m: m.code == "respot")
+    snap = await ann.request(ts.Sync(), tc.Snapshot)
+    w, r = snap.match["balls"]["white"], snap.match["balls"]["red"]
+    assert ((w[0] - r[0]) ** 2 + (w[1] - r[1]) ** 2) ** 0.5 > 0.0625  # apart now (R-RESPOT-3C)

@@ -1,0 +1,197 @@
+"""The lobby and the connection's limits, against a real server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import urllib.request
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from server.lobby import GameServer
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from tests.server.wire import Wire
+
+
+def _http_get(port: int, path: str) -> tuple[int, str, str]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+            return r.status, r.headers.get("Content-Type", ""), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, "", e.read().decode()
+
+
+async def test_hello_identity_and_versions(url: str) -> None:
+    w = await Wire.open(url)
+    assert (await w.request(ts.Ping(), tc.Pong)).server_time_ms > 0  # ping needs no hello
+    assert (await w.refused(ts.ListRooms())).code == "hello_first"
+    assert (await w.refused(ts.Hello(v=2, name="x"))).code == "unsupported_version"
+    assert (await w.refused(ts.Hello(v=1, name="x", token="nope"))).code == "bad_token"
+    welcome = await w.request(ts.Hello(v=1, name="ann"), tc.Welcome)
+    assert welcome.v == 1 and welcome.player_id and welcome.token
+    assert (await w.refused(ts.Hello(v=1, name="ann"))).code == "already_greeted"
+    # The identity token from welcome keeps the same player on a new connection.
+    again = await Wire.open(url, "ann again", token=welcome.token)
+    assert again.welcome is not None and again.welcome.player_id == welcome.player_id
+
+
+async def test_rooms_listing_and_errors(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    created = await ann.request(
+        ts.CreateRoom(discipline="straight_rail", distance=50), tc.RoomCreated
+    )
+    rooms = (await ann.request(ts.ListRooms(), tc.Rooms)).rooms
+    (entry,) = [r for r in rooms if r["room_id"] == created.room_id]
+    assert entry["discipline"] == "straight_rail" and entry["distance"] == 50
+    assert entry["phase"] == "waiting" and entry["private"] is False
+    assert entry["players"] == [None, None] and entry["spectators"] == 0
+    assert (await ann.refused(ts.Join(room_id="rnope"))).code == "no_such_room"
+    assert (await ann.refused(ts.Leave())).code == "not_in_room"
+    assert (await ann.refused(ts.Chat(text="hi"))).code == "not_in_room"
+    # The referee refuses a 2 s shot clock (it needs at least 5 s): bad_options, no room.
+    bad = await ann.refused(ts.CreateRoom(discipline="three_cushion", shot_clock_s=2))
+    assert bad.code == "bad_options" and "shot_clock_s" in bad.message
+    joined = await ann.request(ts.Join(room_id=created.room_id), tc.Joined)
+    assert joined.seat == 0 and len(joined.seat_token) >= 32
+    await ann.expect(tc.Snapshot)
+    again = await ann.refused(ts.Spectate(room_id=created.room_id))
+    assert again.code == "already_in_room"
+    await ann.request(ts.Leave(), tc.Left)
+    rooms = (await ann.request(ts.ListRooms(), tc.Rooms)).rooms
+    assert [r["players"] for r in rooms if r["room_id"] == created.room_id] == [[None, None]]
+
+
+async def test_rooms_per_connection_are_limited(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    for _ in range(4):
+        await ann.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)
+    assert (await ann.refused(ts.CreateRoom(discipline="one_cushion"))).code == "too_many_rooms"
+
+
+async def test_private_room_password_is_checked_and_stored_hashed(url: str, tmp_path: Path) -> None:
+    ann = await Wire.open(url, "ann")
+    bob = await Wire.open(url, "bob")
+    secret = "correct horse battery"
+    rid = (
+        await ann.request(
+            ts.CreateRoom(discipline="three_cushion", private=True, password=secret),
+            tc.RoomCreated,
+        )
+    ).room_id
+    listed = (await bob.request(ts.ListRooms(), tc.Rooms)).rooms
+    assert [r["private"] for r in listed if r["room_id"] == rid] == [True]
+    assert (await bob.refused(ts.Join(room_id=rid))).code == "bad_password"
+    assert (await bob.refused(ts.Join(room_id=rid, password="wrong"))).code == "bad_password"
+    assert (await bob.refused(ts.Spectate(room_id=rid, password="wrong"))).code == "bad_password"
+    assert (await bob.request(ts.Join(room_id=rid, password=secret), tc.Joined)).seat == 0
+    carol = await Wire.open(url, "carol")
+    await carol.request(ts.Spectate(room_id=rid, password=secret), tc.Snapshot)
+    for f in tmp_path.glob("carom.db*"):
+        assert secret.encode() not in f.read_bytes()
+
+
+async def test_practice_room_place_and_stroke(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    rid = (
+        await ann.request(ts.CreateRoom(discipline="balkline_47_2", practice=True), tc.RoomCreated)
+    ).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    snap = await ann.expect(tc.Snapshot, where=lambda m: m.match["phase"] == "play")
+    assert snap.match["shooter"] == 0 and snap.match["deadline_ms"] is None  # no clock
+    bob = await Wire.open(url, "bob")
+    assert (await bob.refused(ts.Join(room_id=rid))).code == "room_full"  # one player
+    placed = await ann.request(
+        ts.Place(balls={"white": (0.5, 0.5), "red": (1.0, 0.5)}), tc.Snapshot
+    )
+    assert placed.match["balls"]["white"] == [0.5, 0.5]
+    assert placed.match["balls"]["red"] == [1.0, 0.5]
+    off = await ann.refused(ts.Place(balls={"yellow": (5.0, 0.5)}))
+    assert off.code == "bad_field"
+    overlap = await ann.refused(ts.Place(balls={"yellow": (0.52, 0.5)}))
+    assert overlap.code == "bad_field"
+    await ann.send(ts.Stroke(direction=0.0, speed=1.0))  # white straight at the red
+    played = await ann.expect(tc.StrokePlayed)
+    assert played.shooter == 0 and played.events[0]["kind"] == "strike"
+    assert any(e["kind"] == "ball_ball" for e in played.events)
+
+
+async def test_ordinary_rooms_refuse_place(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    err = await ann.refused(ts.Place(balls={"white": (0.5, 0.5)}))
+    assert err.code == "not_practice"
+
+
+async def test_chat_reaches_the_room_with_limits(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    bob = await Wire.open(url, "bob")
+    rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    await bob.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    await bob.send(ts.Chat(text="good luck"))
+    line = await ann.expect(tc.ChatLine)
+    assert (line.sender, line.text, line.seat) == ("bob", "good luck", None)
+    await bob.send({"t": "chat", "text": "x" * 201, "id": 99})
+    err = await bob.expect(tc.Error, where=lambda m: m.re == 99)
+    assert err.code == "bad_field"
+
+
+async def test_bad_frames_get_errors_then_the_connection_is_closed(url: str) -> None:
+    w = await Wire.open(url, "ann")
+    await w.send(b"\xc1")
+    assert (await w.expect(tc.Error)).code == "bad_message"
+    await w.send({"t": "teleport", "id": 5})
+    assert (await w.expect(tc.Error, where=lambda m: m.re == 5)).code == "unknown_type"
+    await w.send({"t": "stroke", "direction": float("nan"), "speed": 1, "id": 6})
+    nan = await w.expect(tc.Error, where=lambda m: m.re == 6)
+    assert nan.code == "bad_field" and "direction" in nan.message
+    await w.send(b"\x80" * 20_000)
+    assert (await w.expect(tc.Error)).code == "too_large"
+    await w.ws.send("text frame")
+    assert (await w.expect(tc.Error)).code == "bad_message"
+    for _ in range(30):
+        await w.send(b"\xc1")
+    await w.quiet(1.0)
+    assert w.ws.close_code == 1008  # policy violation: too many bad messages
+
+
+async def test_huge_frame_closes_with_1009(url: str) -> None:
+    w = await Wire.open(url, "ann")
+    await w.send(b"\x80" * 100_000)
+    await w.quiet(1.0)
+    assert w.ws.close_code == 1009
+
+
+async def test_rate_limit(url: str) -> None:
+    w = await Wire.open(url, "ann")
+    for _ in range(60):
+        await w.send({"t": "ping"})
+    got = await w.quiet(0.5)
+    codes = [m.code for m in got if isinstance(m, tc.Error)]
+    assert "rate_limited" in codes and len([m for m in got if isinstance(m, tc.Pong)]) >= 35
+
+
+async def test_health_and_metrics(server: GameServer, url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+    status, _, body = await asyncio.to_thread(_http_get, server.port, "/health")
+    assert (status, body) == (200, "ok\n")
+    status, ctype, body = await asyncio.to_thread(_http_get, server.port, "/metrics")
+    assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
+    values = dict(
+        line.rsplit(" ", 1) for line in body.splitlines() if line and not line.startswith("#")
+    )
+    assert values["carom_rooms"] == "1" and values["carom_connections"] == "1"
+    assert "carom_strokes_total" in values and "carom_simulation_cpu_seconds_total" in values
+    status, _, _ = await asyncio.to_thread(_http_get, server.port, "/elsewhere")
+    assert status == 404
+
+
+@pytest.mark.parametrize("frame", [msgpack.packb([1, 2]), msgpack.packb({"t": None})])
+async def test_garbage_before_hello_is_answered_too(url: str, frame: bytes) -> None:
+    w = await Wire.open(url)
+    await w.send(frame)
+    assert (await w.expect(tc.Error)).code == "bad_message"
