@@ -13,6 +13,7 @@ squares of 0.178 m side scaled by L/2.84.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -70,6 +71,7 @@ def _corner(name: str, cx: float, cy: float, sx: float, sy: float, leg: float) -
     return Zone(name, ((-sx, 0.0, -sx * cx), (0.0, -sy, -sy * cy), hyp), (2,))
 
 
+@lru_cache(maxsize=64)
 def zones_for(discipline: Discipline, table: TableSpec, corner_leg: float) -> tuple[Zone, ...]:
     """Every restricted zone of a discipline; empty for three- and one-cushion."""
     L, W = table.length, table.width
