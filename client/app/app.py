@@ -51,6 +51,7 @@ class Controller:
         self._join_created = False  # join the next room_created (create-and-join, practice)
         self._join_password: str | None = None
         self.on_message: list[Any] = []  # extra listeners (msg) -> None, e.g. the CLI driver
+        self.after_draw: list[Any] = []  # (view) -> None after each frame is drawn (capture)
 
     # network -----------------------------------------------------------------------------------
     def send(self, t: str, **fields: Any) -> None:
@@ -103,6 +104,10 @@ class Controller:
                 self.show_replay(msg)
             for listener in self.on_message:
                 listener(msg)
+
+    def drawn(self, view: arcade.View) -> None:
+        for hook in list(self.after_draw):
+            hook(view)
 
     def _on(self, kind: str) -> bool:
         view = self.window.current_view

@@ -62,6 +62,7 @@ class TableView(arcade.View):
         self.mouse: tuple[float, float] | None = None
         self._warned: set[int] = set()
         self._was_turn = False
+        self.drawn_poses: dict[str, Any] = {}
 
     @property
     def model(self) -> GameModel:
@@ -129,6 +130,7 @@ class TableView(arcade.View):
         m = self.model
         self.scene.draw_table(m, layout)
         poses = m.poses()
+        self.drawn_poses = poses  # what this frame shows (tests and captures read it)
         render.draw_balls(layout, poses)
         labels = self.scene.labels
         aiming = self.can_aim()
@@ -148,6 +150,7 @@ class TableView(arcade.View):
         text = self.prompt()
         if text:
             hud.draw_prompt(layout, text, labels)
+        self.controller.drawn(self)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
         self.mouse = (x, y)

@@ -1,0 +1,145 @@
+"""Headless input driver for test_input.py (run as a subprocess: it owns a GL context).
+
+Each case builds a scene, shows the table view in an offscreen window, queues mouse and key
+events on the window the way the OS would, lets ``dispatch_events`` deliver them, and reports
+what the view did (the aim and what the controller sent) as one JSON map on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from typing import Any
+
+os.environ["ARCADE_HEADLESS"] = "1"
+
+import arcade
+
+from client.app.app import Controller, make_window, run_frames
+from client.app.scenes import build
+from client.app.table_view import TableView
+
+WINDOW = make_window(visible=False)
+
+
+def setup(scene_name: str, **match: Any) -> tuple[Controller, TableView]:
+    scene = build(scene_name)
+    if match:
+        scene.model.match = {**(scene.model.match or {}), **match}
+    controller = Controller(WINDOW, scene.model)
+    view = TableView(controller)
+    WINDOW.show_view(view)
+    run_frames(WINDOW, 1 / 60, real_time=False)
+    return controller, view
+
+
+def queue(event: str, *args: Any) -> None:
+    WINDOW.dispatch_event(event, *args)  # headless: queued until dispatch_events()
+
+
+def frame() -> None:
+    run_frames(WINDOW, 1 / 60, real_time=False)
+
+
+def screen(view: TableView, x: float, y: float) -> tuple[int, int]:
+    sx, sy = view.layout.to_screen(x, y)
+    return round(sx), round(sy)
+
+
+def drag_shot(view: TableView, target: tuple[float, float], pull: float) -> dict[str, Any]:
+    """Point at ``target``, press there, pull back ``pull`` metres, release."""
+    cue = view.cue_pose()
+    assert cue is not None
+    tx, ty = screen(view, *target)
+    queue("on_mouse_motion", tx, ty, 0, 0)
+    frame()
+    aimed = view.aim.direction
+    d = math.radians(aimed)
+    bx, by = screen(view, target[0] - pull * math.cos(d), target[1] - pull * math.sin(d))
+    queue("on_mouse_press", tx, ty, arcade.MOUSE_BUTTON_LEFT, 0)
+    queue("on_mouse_drag", (tx + bx) // 2, (ty + by) // 2, 0, 0, arcade.MOUSE_BUTTON_LEFT, 0)
+    queue("on_mouse_drag", bx, by, 0, 0, arcade.MOUSE_BUTTON_LEFT, 0)
+    frame()
+    loaded = view.aim.speed
+    queue("on_mouse_release", bx, by, arcade.MOUSE_BUTTON_LEFT, 0)
+    frame()
+    return {"cue": list(cue), "aimed": aimed, "loaded": loaded}
+
+
+def key(symbol: int, modifiers: int = 0) -> None:
+    queue("on_key_press", symbol, modifiers)
+    queue("on_key_release", symbol, modifiers)
+
+
+def main() -> None:
+    out: dict[str, Any] = {}
+
+    c, v = setup("player")
+    out["mouse_shot"] = {**drag_shot(v, (2.0, 0.9), 0.25), "sent": c.sent}
+
+    c, v = setup("player")
+    d0, s0 = v.aim.direction, v.aim.speed
+    for _ in range(3):
+        key(arcade.key.LEFT)
+    key(arcade.key.RIGHT, arcade.key.MOD_SHIFT)
+    key(arcade.key.UP)
+    key(arcade.key.E)
+    key(arcade.key.I)
+    key(arcade.key.SPACE)
+    frame()
+    out["keyboard_shot"] = {"d0": d0, "s0": s0, "sent": c.sent}
+
+    c, v = setup("player")
+    sx, sy, r = v.layout.spin_selector
+    queue("on_mouse_press", round(sx + 0.3 * r), round(sy - 0.2 * r), arcade.MOUSE_BUTTON_LEFT, 0)
+    frame()
+    first = (v.aim.tip_x, v.aim.tip_y, r)
+    queue("on_mouse_press", round(sx + r), round(sy), arcade.MOUSE_BUTTON_LEFT, 0)
+    frame()
+    out["spin"] = {"first": list(first), "edge": [v.aim.tip_x, v.aim.tip_y], "sent": c.sent}
+
+    c, v = setup("spectator")
+    queue("on_mouse_motion", 700, 400, 0, 0)
+    queue("on_mouse_press", 700, 400, arcade.MOUSE_BUTTON_LEFT, 0)
+    queue("on_mouse_drag", 600, 380, 0, 0, arcade.MOUSE_BUTTON_LEFT, 0)
+    queue("on_mouse_release", 600, 380, arcade.MOUSE_BUTTON_LEFT, 0)
+    key(arcade.key.SPACE)
+    frame()
+    queue("on_key_press", arcade.key.ENTER, 0)
+    queue("on_text", "hi all")
+    queue("on_key_press", arcade.key.ENTER, 0)
+    frame()
+    out["spectator"] = {"sent": c.sent}
+
+    c, v = setup("player", shooter=1)
+    queue("on_mouse_press", 700, 400, arcade.MOUSE_BUTTON_LEFT, 0)
+    queue("on_mouse_drag", 600, 380, 0, 0, arcade.MOUSE_BUTTON_LEFT, 0)
+    queue("on_mouse_release", 600, 380, arcade.MOUSE_BUTTON_LEFT, 0)
+    key(arcade.key.SPACE)
+    frame()
+    out["not_my_turn"] = {"sent": c.sent}
+
+    c, v = setup("break_choice")
+    key(arcade.key.KEY_1)
+    frame()
+    out["break_choice"] = {"sent": c.sent, "prompt": v.prompt()}
+
+    c, v = setup("player", frozen=True)
+    prompt = v.prompt()
+    key(arcade.key.R)
+    frame()
+    out["frozen"] = {"sent": c.sent, "prompt": prompt}
+
+    c, v = setup("player", break_shot=True)
+    key(arcade.key.S)
+    key(arcade.key.SPACE)
+    frame()
+    out["break_shot"] = {"sent": c.sent}
+
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,146 @@
+"""End-to-end driver for test_xvfb.py: the real window and arcade's real event loop on a virtual
+display, connected to a real server.
+
+``python drive_xvfb.py URL OUT.json``: opens the lobby, creates a practice room and joins it,
+then a scripted "hand" (scheduled on arcade's clock) moves the mouse over the table, presses,
+drags back and releases through the window's events. It watches the stroke come back from the
+server, samples the screen while the balls roll, waits for rest, and writes what it saw.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from typing import Any
+
+import arcade
+
+from client.app.app import Controller, make_window
+from client.app.sound import Sounds
+
+URL, OUT = sys.argv[1], sys.argv[2]
+TIMEOUT_S = 60.0
+
+window = make_window(visible=True)
+controller = Controller(window, sounds=Sounds(enabled=False))
+report: dict[str, Any] = {"steps": []}
+state = {"phase": "connect", "t0": time.monotonic(), "step_at": 0.0}
+frames: list[float] = []
+
+
+def finish(ok: bool, why: str = "") -> None:
+    report["ok"] = ok
+    report["why"] = why
+    report["frames"] = len(frames)
+    with open(OUT, "w") as fh:
+        json.dump(report, fh)
+    if controller.net is not None:
+        controller.net.close()
+    arcade.exit()
+
+
+def after_draw(view: Any) -> None:
+    """Runs right after the table is drawn, before the buffer flip: sample what is on screen."""
+    frames.append(time.monotonic())
+    m = controller.model
+    if state["phase"] != "rolling" or not m.animating() or "rolling" in report:
+        return
+    cue = m.cue_ball(m.seat)
+    pose = view.drawn_poses[cue]  # exactly what this frame drew
+    start = report["before"]["balls"][cue]
+    if math.dist((pose.x, pose.y), start) < 0.1:
+        return  # not far enough from the start to tell a moved ball from a still one
+    layout = view.layout
+    img = arcade.get_image(0, 0, window.width, window.height).convert("RGB")
+    r = layout.ball_radius_px
+
+    def whiteish(sx: float, sy: float) -> float:
+        hits = total = 0
+        for dx in range(-int(0.6 * r), int(0.6 * r) + 1):
+            for dy in range(-int(0.6 * r), int(0.6 * r) + 1):
+                p = img.getpixel((round(sx + dx), window.height - 1 - round(sy + dy)))
+                total += 1
+                hits += min(p) > 200  # type: ignore[operator]
+        return hits / total
+
+    now_xy = layout.to_screen(pose.x, pose.y)
+    start_xy = layout.to_screen(*start)
+    report["rolling"] = {
+        "t": m.animation.t_at(m.now_ms()) if m.animation else None,
+        "pose": [pose.x, pose.y],
+        "white_at_pose": whiteish(*now_xy),
+        "white_at_start": whiteish(*start_xy),
+    }
+
+
+def step(dt: float) -> None:
+    m = controller.model
+    phase = state["phase"]
+    elapsed = time.monotonic() - state["t0"]
+    if elapsed > TIMEOUT_S:
+        finish(False, f"timed out in phase {phase}")
+        return
+    view = window.current_view
+    if phase == "connect":
+        err = controller.connect(URL, "xvfb-player")
+        if err:
+            finish(False, err)
+            return
+        controller.show_lobby()
+        controller.create_and_join({"discipline": "three_cushion", "practice": True})
+        state["phase"] = "wait_turn"
+    elif phase == "wait_turn":
+        if getattr(view, "kind", None) == "table" and view.can_aim():  # type: ignore[union-attr]
+            report["before"] = {
+                "balls": {b: list(p) for b, p in m.resting_balls().items()},
+                "innings": m.stat("innings", 0, 0),
+                "score": m.stat("score", 0, 0),
+                "hud": view.scene.labels._cache["stats0"].text,  # type: ignore[union-attr]
+            }
+            state["phase"] = "aim"
+    elif phase == "aim":
+        # Aim at the red ball: move the mouse there, press, pull back 0.2 m, release.
+        layout = view.layout  # type: ignore[union-attr]
+        red = m.resting_balls()["red"]
+        cue = m.resting_balls()[m.cue_ball(m.seat)]
+        tx, ty = (round(v) for v in layout.to_screen(*red))
+        d = math.atan2(red[1] - cue[1], red[0] - cue[0])
+        bx, by = (
+            round(v)
+            for v in layout.to_screen(red[0] - 0.2 * math.cos(d), red[1] - 0.2 * math.sin(d))
+        )
+        left = arcade.MOUSE_BUTTON_LEFT
+        window.dispatch_event("on_mouse_motion", tx, ty, 0, 0)
+        window.dispatch_event("on_mouse_press", tx, ty, left, 0)
+        window.dispatch_event("on_mouse_drag", (tx + bx) // 2, (ty + by) // 2, 0, 0, left, 0)
+        window.dispatch_event("on_mouse_drag", bx, by, 0, 0, left, 0)
+        window.dispatch_event("on_mouse_release", bx, by, left, 0)
+        report["aim"] = {"expected_direction": math.degrees(d) % 360}
+        state["phase"] = "wait_stroke"
+    elif phase == "wait_stroke":
+        sent = [s for s in controller.sent if s["t"] == "stroke"]
+        if sent:
+            report["sent"] = sent
+        if m.animation is not None:
+            report["stroke_seen_after_s"] = elapsed
+            state["phase"] = "rolling"
+    elif phase == "rolling":
+        if not m.animating():
+            m.poses()  # settle
+            state["phase"] = "rested"
+            state["step_at"] = elapsed
+    elif phase == "rested" and elapsed - state["step_at"] > 0.3:  # let the HUD redraw
+        report["after"] = {
+            "balls": {b: list(p) for b, p in m.resting_balls().items()},
+            "innings": m.stat("innings", 0, 0),
+            "score": m.stat("score", 0, 0),
+            "hud": view.scene.labels._cache["stats0"].text,  # type: ignore[union-attr]
+        }
+        finish(True)
+
+
+controller.after_draw.append(after_draw)
+arcade.schedule(step, 1 / 30)
+arcade.run()

@@ -1,0 +1,98 @@
+"""Aiming and shooting through the window's own input events (offscreen).
+
+``drive_input.py`` runs in a subprocess (it owns a GL context): it queues mouse and key events
+on a headless window, lets the window deliver them, and reports what the table view sent.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.app.aim import FULL_PULL
+from shared.physics.types import MAX_SPEED
+
+DRIVER = Path(__file__).with_name("drive_input.py")
+
+
+@pytest.fixture(scope="module")
+def driven() -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, str(DRIVER)],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        env={**os.environ, "ARCADE_HEADLESS": "1"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    result: dict[str, Any] = json.loads(proc.stdout)
+    return result
+
+
+def test_cue_follows_the_mouse_and_drag_back_and_release_shoots(driven: dict[str, Any]) -> None:
+    case = driven["mouse_shot"]
+    cx, cy = case["cue"]
+    expected = math.degrees(math.atan2(0.9 - cy, 2.0 - cx))
+    # The mouse lands on whole pixels: within a pixel's worth of angle at that distance.
+    assert case["aimed"] == pytest.approx(expected, abs=0.2)
+    # Pulled back 0.25 m of a 0.5 m full pull: half power.
+    assert case["loaded"] == pytest.approx(MAX_SPEED * 0.25 / FULL_PULL, rel=0.03)
+    [stroke] = case["sent"]
+    assert stroke["t"] == "stroke"
+    assert stroke["direction"] == pytest.approx(case["aimed"], abs=1e-3)
+    assert stroke["speed"] == pytest.approx(case["loaded"], abs=1e-3)
+
+
+def test_keyboard_fine_adjustment_power_spin_elevation_and_space_to_shoot(
+    driven: dict[str, Any],
+) -> None:
+    case = driven["keyboard_shot"]
+    [stroke] = case["sent"]
+    # three fine steps left (+0.1° each), one coarse step right (−1°)
+    assert stroke["direction"] == pytest.approx((case["d0"] + 0.3 - 1.0) % 360, abs=1e-6)
+    assert stroke["speed"] == pytest.approx(case["s0"] + 0.1)
+    assert stroke["tip_y"] == pytest.approx(0.05)
+    assert stroke["elevation"] == pytest.approx(2.5)
+
+
+def test_spin_selector_sets_the_tip_and_keeps_it_inside_the_miscue_limit(
+    driven: dict[str, Any],
+) -> None:
+    case = driven["spin"]
+    tx, ty, radius = case["first"]
+    assert tx == pytest.approx(0.3, abs=1.5 / radius)
+    assert ty == pytest.approx(-0.2, abs=1.5 / radius)
+    assert math.hypot(*case["edge"]) == pytest.approx(0.6)  # clicked the rim: clamped
+    assert case["sent"] == []
+
+
+def test_spectator_has_no_cue_but_can_chat(driven: dict[str, Any]) -> None:
+    assert driven["spectator"]["sent"] == [{"t": "chat", "text": "hi all"}]
+
+
+def test_nothing_is_sent_when_it_is_not_my_turn(driven: dict[str, Any]) -> None:
+    assert driven["not_my_turn"]["sent"] == []
+
+
+def test_r_lag_7_lag_winner_chooses_who_breaks(driven: dict[str, Any]) -> None:
+    case = driven["break_choice"]
+    assert "[1] break yourself" in case["prompt"]
+    assert case["sent"] == [{"t": "choose_break", "breaker": "me"}]
+
+
+def test_r_frozen_1_frozen_cue_ball_offers_a_respot(driven: dict[str, Any]) -> None:
+    case = driven["frozen"]
+    assert "re-spot" in case["prompt"]
+    assert case["sent"] == [{"t": "respot"}]
+
+
+def test_r_break_1_breaker_chooses_the_starting_spot(driven: dict[str, Any]) -> None:
+    [stroke] = driven["break_shot"]["sent"]
+    assert stroke["spot"] == "left"  # switched from the default right spot with S

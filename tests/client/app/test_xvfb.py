@@ -1,0 +1,102 @@
+"""End to end on a virtual display: the real window, arcade's real event loop, a real server.
+
+A scripted hand aims at the red ball with the mouse, pulls back and releases through the
+window's events; the stroke goes to a real local server (``python -m server`` on loopback with
+a real SQLite file), comes back as ``stroke_played``, the ball is seen moving on screen and the
+scoresheet on the HUD updates. Needs ``xvfb-run`` (Debian package ``xvfb``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DRIVER = Path(__file__).with_name("drive_xvfb.py")
+
+pytestmark = [
+    pytest.mark.xvfb,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        shutil.which("xvfb-run") is None,
+        reason="xvfb-run is not installed (apt-get install -y xvfb): no virtual display",
+    ),
+]
+
+
+@pytest.fixture
+def server_url(tmp_path: Path) -> Iterator[str]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "carom.db"),
+            "--log-level",
+            "WARNING",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("carom server listening on "), line
+        yield line.split()[-1]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_updates(
+    server_url: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "report.json"
+    proc = subprocess.run(
+        [
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 1280x800x24",
+            sys.executable,
+            str(DRIVER),
+            server_url,
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert out.exists(), proc.stderr[-2000:]
+    report: dict[str, Any] = json.loads(out.read_text())
+    assert report["ok"], report.get("why")
+    # The mouse aimed at the red ball, and that is the stroke the server received.
+    [stroke] = report["sent"]
+    assert stroke["direction"] == pytest.approx(report["aim"]["expected_direction"], abs=0.5)
+    assert stroke["speed"] > 1.0
+    # While the balls rolled, the cue ball was on screen where the trajectory put it, and no
+    # longer at its start.
+    rolling = report["rolling"]
+    assert rolling["white_at_pose"] > 0.6
+    assert rolling["white_at_start"] < 0.3
+    # The balls came to rest elsewhere, as the server's match state says.
+    before, after = report["before"], report["after"]
+    assert math.dist(before["balls"]["white"], after["balls"]["white"]) > 0.1
+    # The scoresheet moved on by one stroke (a point or the end of an inning), on the HUD too.
+    assert after["innings"] + after["score"] == before["innings"] + before["score"] + 1
+    assert after["hud"] != before["hud"]
+    assert report["frames"] > 30  # the real loop drew frames throughout
