@@ -305,9 +305,10 @@ class _Run:
                 # it flies over the rail (or lands on the rail top).
                 self._off_table(ball, p, v, cushion, speed)
                 return
-            # A flying ball meets the nose wherever it is: above the equator pushes it down,
-            # below the equator kicks it up.
-            theta = nose_angle(self.table.cushion_height - p[2], self.r)
+            # A hopping ball meets the nose wherever it is. Above its equator the nose pushes it
+            # down as usual; with its centre above the nose, the receding upper face of the
+            # cushion meets it too, so the contact is taken as horizontal (no kick upwards).
+            theta = max(0.0, nose_angle(self.table.cushion_height - p[2], self.r))
         key = (ball.name, cushion)
         count, last = self._rail_run.get(key, (0, -INF))
         count = count + 1 if self.now - last < _CHATTER_GAP else 1
