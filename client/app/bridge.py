@@ -49,7 +49,11 @@ class Bridge:
             fut = self.bg.call(s.request, t, **fields)
         else:
             fut = self.bg.call(s.send, t, **fields)
-        fut.add_done_callback(lambda f, t=t: self._done(t, f))
+
+        def done(f: concurrent.futures.Future[Any]) -> None:
+            self._done(t, f)
+
+        fut.add_done_callback(done)
 
     def _done(self, t: str, fut: concurrent.futures.Future[Any]) -> None:
         exc = fut.exception()

@@ -61,7 +61,7 @@ def trajectory_segments(obj: Any) -> dict[BallName, tuple[Segment, ...]]:
         isinstance(v, Sequence) and all(isinstance(s, Segment) for s in v) for v in obj.values()
     ):
         return {k: tuple(v) for k, v in obj.items()}
-    from shared.physics import decode_trajectory  # type: ignore[attr-defined]
+    from shared.physics import decode_trajectory
 
     decoded: Mapping[BallName, Sequence[Segment]] = decode_trajectory(obj)
     return {k: tuple(v) for k, v in decoded.items()}
@@ -244,7 +244,7 @@ class GameModel:
             return "white" if seat == white_seat else "yellow"
         cue = m.get("cue_ball")
         if isinstance(cue, str) and cue in BALLS and seat is not None and seat == self.shooter:
-            return cue  # type: ignore[return-value]
+            return cue
         return "white" if seat in (None, 0) else "yellow"
 
     def current_run(self, seat: int) -> int:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 
 import arcade
 from arcade.shape_list import (
+    Shape,
     ShapeElementList,
     create_ellipse_filled,
     create_line,
@@ -64,8 +65,10 @@ CUE_TIP_WIDTH = 0.012  # m
 CUE_BUTT_WIDTH = 0.030  # m
 
 
-def build_table(layout: TableLayout, discipline: str, corner_leg: float = 0.71) -> ShapeElementList:
-    shapes: ShapeElementList = ShapeElementList()
+def build_table(
+    layout: TableLayout, discipline: str, corner_leg: float = 0.71
+) -> ShapeElementList[Shape]:
+    shapes: ShapeElementList[Shape] = ShapeElementList()
     rails, cloth = layout.rails, layout.cloth
     edge = 4.0
     shapes.append(

@@ -6,13 +6,15 @@ import math
 from typing import TYPE_CHECKING, Any
 
 import arcade
-from arcade.shape_list import ShapeElementList
+from arcade.shape_list import Shape, ShapeElementList
 
 from client.app import hud, render
 from client.app.aim import AimState, first_contact, heading_to
 from client.app.layout import TableLayout
 from client.app.model import GameModel
+from client.app.motion import BallPose
 from client.app.widgets import Labels
+from shared.table import BallName
 
 if TYPE_CHECKING:
     from client.app.app import Controller
@@ -28,7 +30,7 @@ class TableScene:
 
     def __init__(self) -> None:
         self.labels = Labels()
-        self._shapes: ShapeElementList | None = None
+        self._shapes: ShapeElementList[Shape] | None = None
         self._shapes_key: tuple[Any, ...] | None = None
         self.layout: TableLayout | None = None
 
@@ -62,7 +64,7 @@ class TableView(arcade.View):
         self.mouse: tuple[float, float] | None = None
         self._warned: set[int] = set()
         self._was_turn = False
-        self.drawn_poses: dict[str, Any] = {}
+        self.drawn_poses: dict[BallName, BallPose] = {}
 
     @property
     def model(self) -> GameModel:
