@@ -141,10 +141,10 @@ def _spans(segments: Sequence[Segment], duration: float) -> Iterator[tuple[Segme
     for k, seg in enumerate(segments):
         end = segments[k + 1].t0 if k + 1 < len(segments) else duration
         span = max(0.0, end - seg.t0)
-        # A decelerating segment stops when its speed reaches zero; never extrapolate past that.
-        ax, ay = seg.acc[0], seg.acc[1]
-        a = math.hypot(ax, ay)
-        if a > 0:
+        a = math.hypot(seg.acc[0], seg.acc[1])
+        if k + 1 == len(segments) and a > 0:
+            # The physics ends every ball with a stationary segment; should a last segment still
+            # be moving, it decelerates to rest, so never extrapolate past |v|/|a|.
             span = min(span, math.hypot(seg.vel[0], seg.vel[1]) / a)
         yield seg, span
 

@@ -95,6 +95,11 @@ def seg(t0: float, x: float, vx: float, ax: float) -> Segment:
             id="R-DISC-BALK a ball that stayed inside has not left",
         ),
         pytest.param(
+            (seg(0, 0.3, 0.1, 1.0), seg(1.0, 0.9, 0.0, 0.0)),
+            True,
+            id="R-DISC-BALK a ball that speeds up under follow spin leaves",
+        ),
+        pytest.param(
             (seg(0, L / 6 - 0.01, 0.1414, -1.0),),
             False,
             id="R-ZONE-LINE a ball that only reached the line has not left",
