@@ -13,9 +13,9 @@ squares of 0.178 m side scaled by L/2.84.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from shared.physics.types import Segment
