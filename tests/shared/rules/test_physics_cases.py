@@ -11,6 +11,8 @@ import math
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.physics import simulate, simulate_lag
 from shared.physics.types import Stroke
@@ -19,6 +21,7 @@ from shared.rules import (
     LagStroke,
     MatchOptions,
     MatchState,
+    Phase,
     PlayStroke,
     Respot,
     Start,
@@ -148,3 +151,36 @@ def test_R_LAG_2_R_LAG_3_real_lag_simulated_together() -> None:
     # stops a few centimetres from it; white stops near the bottom spot.
     assert (v.lag_winner, v.lag_reason) == (1, "nearer")
     assert s2.resting_at_ms == T0 + 300 + math.ceil(result.duration * 1000)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(list(Discipline)),
+    st.lists(
+        st.tuples(
+            st.floats(0, 359.9),
+            st.floats(0.5, 8.0),
+            st.floats(-0.4, 0.4),
+            st.floats(-0.4, 0.4),
+            st.sampled_from([0.0, 0.0, 0.0, 10.0, 45.0]),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_real_random_play_keeps_the_table_sound(discipline, strokes) -> None:  # type: ignore[no-untyped-def]
+    """Real simulated strokes, any discipline: the referee always leaves every ball on the table,
+    none overlapping, one shooter, scores that never drop."""
+    s = to_play(MatchOptions(discipline=discipline, distance=50))
+    total = 0
+    for direction, speed, tx, ty, elevation in strokes:
+        s, v = real(s, Stroke(direction, speed, tip_x=tx, tip_y=ty, elevation=elevation))
+        assert v.points in (0, 1) and (v.foul is None or v.points == 0)
+        points = sum(s.current.points)
+        assert points >= total
+        total = points
+        assert s.phase is Phase.PLAY and s.shooter in (0, 1)
+        for i, p in enumerate(s.balls):
+            assert MATCH.contains(p)
+            for q in s.balls[i + 1 :]:
+                assert math.dist(p, q) >= 2 * R - 1e-9
