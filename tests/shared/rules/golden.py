@@ -12,6 +12,7 @@ Actions (time: players act once the balls are at rest; ``+MS`` moves the clock o
     lagresult STEPS… final white=x,y yellow=x,y
     choose SEAT BREAKER
     stroke [spot=left|right] STEPS… [final ball=x,y …] [dur=SECONDS]
+    place ball=x,y …                   practice rooms only
     tick|timeout|resume|respot|concede|disconnect|reconnect|rematch [SEAT] [+MS]
 
 STEPS are the event language of ``builders.py`` (``top``, ``red``, ``red>left``, ``off:red``).
@@ -32,6 +33,7 @@ from shared.rules import (
     LagStroke,
     MatchOptions,
     MatchState,
+    Place,
     PlayStroke,
     Reconnected,
     Rematch,
@@ -181,6 +183,9 @@ def replay(path: Path) -> Replay:
             result = make_result(start, {cue_ball(state): STROKE}, steps, final, duration)
             assert state.shooter is not None
             action = PlayStroke(state.shooter, STROKE, result)
+        elif cmd == "place":
+            now = max(now, state.resting_at_ms)
+            action = Place({b: _point(p) for b, p in (a.split("=") for a in args)})  # type: ignore[misc]
         elif cmd in SIMPLE:
             if cmd in ("respot", "timeout"):
                 now = max(now, state.resting_at_ms)
