@@ -7,6 +7,7 @@ mode works (arcade's own loop runs no scheduled callbacks there) and how screens
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -144,8 +145,26 @@ def fire(window: arcade.Window, event: str, *args: Any) -> None:
     EventDispatcher.dispatch_event(window, event, *args)
 
 
-def make_window(visible: bool = True) -> arcade.Window:
-    return arcade.Window(WINDOW_SIZE[0], WINDOW_SIZE[1], TITLE, visible=visible, vsync=False)
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software")
+
+
+def make_window(visible: bool = True, antialiasing: bool | None = None) -> arcade.Window:
+    """The game window. Multisampling (4×) is on for a GPU, but off on a software rasteriser
+    (CI, virtual displays), where it costs ten times the frame time (bench/client_frames.py):
+    with ``antialiasing=None`` the renderer decides. ``CAROM_AA=0/1`` forces it."""
+    forced = os.environ.get("CAROM_AA")
+    if forced in ("0", "1"):
+        antialiasing = forced == "1"
+    w, h = WINDOW_SIZE
+    window = arcade.Window(
+        w, h, TITLE, visible=visible, vsync=False, antialiasing=antialiasing is not False
+    )
+    if antialiasing is None:
+        renderer = str(window.ctx.info.RENDERER).lower()
+        if any(name in renderer for name in SOFTWARE_RENDERERS):
+            window.close()
+            window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=False)
+    return window
 
 
 def run_frames(

@@ -197,3 +197,114 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
         return Scene(name, model)
     raise ValueError(f"unknown scene {name!r}; known: {', '.join(SCENES)}")
+
+
+# Other screens ---------------------------------------------------------------------------------
+SCREENS = ("lobby", "create_room", "results", "replay")
+
+DEMO_ROOMS: list[dict[str, Any]] = [
+    {
+        "room_id": "r7",
+        "discipline": "three_cushion",
+        "distance": 25,
+        "players": ["Caudron", "Jaspers"],
+        "spectators": 12,
+        "phase": "play",
+        "private": False,
+    },
+    {
+        "room_id": "r8",
+        "discipline": "balkline_47_2",
+        "distance": 150,
+        "players": ["Ceulemans", None],
+        "spectators": 0,
+        "phase": "waiting",
+        "private": False,
+    },
+    {
+        "room_id": "r9",
+        "discipline": "one_cushion",
+        "distance": 50,
+        "players": ["kim", "ana"],
+        "spectators": 2,
+        "phase": "lag",
+        "private": True,
+    },
+]
+
+DEMO_SCORESHEET: dict[str, Any] = {
+    "sets": [
+        {
+            "number": 1,
+            "breaker": 0,
+            "result": {"winner": 0, "reason": "distance"},
+            "lines": [
+                {"points": 25, "innings": 14, "average": 1.786, "high_run": 7},
+                {"points": 19, "innings": 14, "average": 1.357, "high_run": 5},
+            ],
+        },
+    ],
+    "match": [
+        {"points": 25, "innings": 14, "average": 1.786, "high_run": 7},
+        {"points": 19, "innings": 14, "average": 1.357, "high_run": 5},
+    ],
+    "sets_won": [1, 0],
+    "result": {"winner": 0, "reason": "distance"},
+}
+
+
+def results_model() -> GameModel:
+    model = _model(0)
+    m = _match(BALLS_AT_REST, phase="over", score=[25, 19], innings=[14, 14])
+    model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
+    model.apply(
+        {
+            "t": "game_over",
+            "seq": 2,
+            "winner": 0,
+            "reason": "distance",
+            "scoresheet": DEMO_SCORESHEET,
+            "match_id": 3,
+        }
+    )
+    return model
+
+
+def replay_message() -> dict[str, Any]:
+    """A ``replay`` answer as the server sends it: two strokes with wire-encoded trajectories."""
+    from shared.physics import encode_trajectory
+
+    first = demo_trajectory()
+    after_first = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in first.items()}
+    second = {
+        "white": still(after_first["white"]),
+        "yellow": rolling_path(MATCH, after_first["yellow"], 200.0, 1.2),
+        "red": still(after_first["red"]),
+    }
+    after_second = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in second.items()}
+    strokes = []
+    for n, (traj, after, seat) in enumerate(
+        ((first, after_first, 0), (second, after_second, 1)), start=1
+    ):
+        strokes.append(
+            {
+                "n": n,
+                "kind": "stroke",
+                "seat": seat,
+                "t": "stroke_played",
+                "shooter": seat,
+                "start_ms": NOW_MS,
+                "trajectory": encode_trajectory(traj),
+                "events": [],
+                "result": {"points": 0, "calls": [{"code": "miss", "text": "One cushion"}]},
+                "match": _match(after, shooter=1 - seat, score=[0, 0], innings=[n, n - 1]),
+            }
+        )
+    return {
+        "t": "replay",
+        "match_id": 3,
+        "room": _room(),
+        "strokes": strokes,
+        "finished": True,
+        "scoresheet": DEMO_SCORESHEET,
+    }

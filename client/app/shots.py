@@ -14,20 +14,54 @@ from pathlib import Path
 
 def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
     os.environ.setdefault("ARCADE_HEADLESS", "1")
+    import arcade
+
     from client.app.app import Controller, make_window, save_screenshot
-    from client.app.scenes import build
+    from client.app.lobby_view import LobbyView
+    from client.app.replay_view import ReplayView
+    from client.app.results_view import ResultsView
+    from client.app.scenes import (
+        DEMO_ROOMS,
+        NOW_MS,
+        SCREENS,
+        build,
+        replay_message,
+        results_model,
+    )
     from client.app.table_view import TableView
 
     window = make_window(visible=False)
     out = []
     for name in names:
-        scene = build(name)
-        controller = Controller(window, scene.model)
-        view = TableView(controller)
-        view.aim.direction = scene.aim_direction
-        view.aim.speed = scene.aim_speed
-        view.aim.set_tip(*scene.tip)
-        view.aim.set_elevation(scene.elevation)
+        view: arcade.View
+        if name in SCREENS:
+            if name in ("lobby", "create_room"):
+                controller = Controller(window)
+                controller.model.rooms = list(DEMO_ROOMS)
+                lobby = LobbyView(controller)
+                lobby.selected = 0
+                if name == "create_room":
+                    lobby.open_create()
+                view = lobby
+            elif name == "results":
+                controller = Controller(window, results_model())
+                view = ResultsView(controller)
+            else:
+                controller = Controller(window, results_model())
+                replay = ReplayView(controller, replay_message(), clock=lambda: NOW_MS + 900.0)
+                replay.model.clock_offset_ms = 0.0
+                replay.play(0)
+                replay.model.now_local_ms = lambda: NOW_MS + 1800.0
+                view = replay
+        else:
+            scene = build(name)
+            controller = Controller(window, scene.model)
+            table = TableView(controller)
+            table.aim.direction = scene.aim_direction
+            table.aim.speed = scene.aim_speed
+            table.aim.set_tip(*scene.tip)
+            table.aim.set_elevation(scene.elevation)
+            view = table
         window.show_view(view)
         out.append(save_screenshot(window, outdir / f"{name}.png"))
     window.close()
@@ -35,15 +69,16 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
 
 
 def main(argv: list[str]) -> int:
-    from client.app.scenes import SCENES
+    from client.app.scenes import SCENES, SCREENS
 
     if not argv:
         print("usage: python -m client.app.shots OUTDIR [SCENE ...]", file=sys.stderr)
         return 2
-    names = argv[1:] or list(SCENES)
-    unknown = [n for n in names if n not in SCENES]
+    known = (*SCENES, *SCREENS)
+    names = argv[1:] or list(known)
+    unknown = [n for n in names if n not in known]
     if unknown:
-        print(f"unknown scene(s) {unknown}; known: {', '.join(SCENES)}", file=sys.stderr)
+        print(f"unknown scene(s) {unknown}; known: {', '.join(known)}", file=sys.stderr)
         return 2
     for p in render_scenes(Path(argv[0]), names):
         print(p)

@@ -19,7 +19,8 @@ from PIL import Image, ImageChops
 
 from client.app import hud, render
 from client.app.layout import TableLayout
-from client.app.scenes import BALLS_AT_REST, SCENES, build
+from client.app.scenes import BALLS_AT_REST, SCENES, SCREENS, build, demo_trajectory
+from client.app.widgets import BUTTON
 
 REFERENCE = Path(__file__).parent / "reference"
 W, H = 1280, 800
@@ -39,7 +40,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
         timeout=90,
     )
     assert proc.returncode == 0, proc.stderr
-    return {name: Image.open(out / f"{name}.png").convert("RGB") for name in SCENES}
+    return {name: Image.open(out / f"{name}.png").convert("RGB") for name in (*SCENES, *SCREENS)}
 
 
 def layout() -> TableLayout:
@@ -178,6 +179,44 @@ def test_balkline_lines_are_drawn_and_three_cushion_has_none(
     near = [px(shots["balkline"], sx + d, sy) for d in (-1, 0, 1)]
     assert any(not close(p, render.CLOTH, 25) for p in near)
     assert all(close(px(shots["player"], sx + d, sy), render.CLOTH, 25) for d in (-1, 0, 1))
+
+
+def test_lobby_lists_rooms_with_the_selection_and_its_actions(
+    shots: dict[str, Image.Image],
+) -> None:
+    img = shots["lobby"]
+    # Row 0 is selected (highlighted), row 1 is not.
+    assert close(px(img, 1000, H - 194), (60, 80, 120), 10)
+    assert not close(px(img, 1000, H - 224), (60, 80, 120), 10)
+    for bx in (115, 281, 447, 613, 779):  # join, spectate, create, practice, refresh
+        assert close(px(img, bx - 60, H - 740), BUTTON, 10)
+    # The create dialog replaces the list with the option pickers (12 fields, 4 rows).
+    dlg = shots["create_room"]
+    for row in range(4):
+        y = H - (150 + 64 * (row + 1)) + 17
+        assert any(close(px(dlg, x, y), (90, 98, 112), 30) for x in (39, 40, 41)), (
+            row
+        )  # picker border
+
+
+def test_results_show_the_winner_and_the_scoresheet(shots: dict[str, Image.Image]) -> None:
+    img = shots["results"]
+    assert count_colour(img, (40, H - 80, 400, H - 20), (255, 196, 60)) > 300  # "… wins"
+    sheet = (400, H - 250, 1000, H - 170)
+    assert count_colour(img, sheet, (235, 238, 242)) > 300  # numbers in the table
+
+
+def test_replay_plays_the_stored_wire_trajectory(shots: dict[str, Image.Image]) -> None:
+    """The replay scene decodes the server's wire trajectory and is 0.9 s into stroke 1."""
+    seg = demo_trajectory()["white"][0]
+    t = 0.9
+    x = seg.pos[0] + seg.vel[0] * t + seg.acc[0] * t * t / 2
+    y = seg.pos[1] + seg.vel[1] * t + seg.acc[1] * t * t / 2
+    lay = layout()
+    sx, sy = lay.to_screen(x, y)
+    img = shots["replay"]
+    assert close(dominant(img, sx, sy, 0.7 * lay.ball_radius_px), render.BALL_COLOURS["white"])
+    assert count_colour(img, (0, 100, 400, 135), (255, 196, 60)) > 50  # "Replay · stroke 1 of 2"
 
 
 def test_screens_match_the_reference_images(shots: dict[str, Image.Image]) -> None:
