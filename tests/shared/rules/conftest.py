@@ -48,9 +48,7 @@ def play(
     return apply(state, PlayStroke(shooter, stroke, result), at)
 
 
-def lag_result(
-    state: MatchState, steps: Sequence[str], final: Mapping[BallName, Point]
-) -> LagResult:
+def lag_result(state: MatchState, steps: Sequence[str], final: Mapping[str, Point]) -> LagResult:
     start = dict(
         zip(("white", "yellow", "red"), lag_position(state.options.table_spec), strict=True)
     )

@@ -20,6 +20,7 @@ STEPS are the event language of ``builders.py`` (``top``, ``red``, ``red>left``,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +56,7 @@ from shared.table import BALLS, BallName, Point
 from tests.shared.rules.builders import STROKE, make_result
 
 T0 = 1_700_000_000_000
-SIMPLE = {
+SIMPLE: dict[str, Callable[[int], Action]] = {
     "tick": lambda seat: Tick(),
     "timeout": TimeOut,
     "resume": Resume,

@@ -10,6 +10,7 @@ from shared.physics.types import Stroke
 from shared.rules import (
     LagStroke,
     MatchOptions,
+    MatchState,
     Start,
     TimeOut,
     apply,
@@ -20,7 +21,7 @@ from shared.rules import (
 from tests.shared.rules.conftest import T0, play, to_play
 
 
-def roundtrip(state):  # type: ignore[no-untyped-def]
+def roundtrip(state: MatchState) -> MatchState:
     text = json.dumps(state_to_dict(state))
     back = state_from_dict(json.loads(text))
     assert back == state

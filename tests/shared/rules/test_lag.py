@@ -24,9 +24,9 @@ from shared.rules import (
     lag_strokes,
     new_match,
 )
-from shared.rules.lag import judge_lag
+from shared.rules.lag import LagOutcome, judge_lag
 from shared.rules.placement import lag_position
-from shared.table import MATCH, BallName, Point
+from shared.table import MATCH, Point
 from tests.shared.rules.builders import make_result
 from tests.shared.rules.conftest import T0, lag_result
 
@@ -37,9 +37,9 @@ STROKES = {"white": Stroke(0.0, 2.0), "yellow": Stroke(0.0, 2.0)}
 
 def judged(
     steps: Sequence[str],
-    final: Mapping[BallName, Point | None],
-    after: Mapping[int, Mapping[BallName, Point]] | None = None,
-):  # type: ignore[no-untyped-def]
+    final: Mapping[str, Point | None],
+    after: Mapping[int, Mapping[str, Point]] | None = None,
+) -> LagOutcome:
     result = make_result(START, STROKES, steps, final, after=after)
     return judge_lag(result, {0: "white", 1: "yellow"}, MATCH)
 

@@ -146,9 +146,9 @@ def test_R_LAG_2_R_LAG_3_real_lag_simulated_together() -> None:
     result = simulate_lag(MATCH, s.positions, strokes)
     assert not filter_events(result.events, by_kind("ball_ball"))  # a clean lag
     s2, v = apply(s, LagResult(result), T0 + 300)
-    xs = {seat: result.final[ball] for seat, ball in ((0, "white"), (1, "yellow"))}
-    assert all(p is not None for p in xs.values())
-    nearer = 0 if xs[0][0] < xs[1][0] else 1  # type: ignore[index]
+    white, yellow = result.final["white"], result.final["yellow"]
+    assert white is not None and yellow is not None
+    nearer = 0 if white[0] < yellow[0] else 1
     assert (v.lag_winner, v.lag_reason) == (nearer, "nearer")
     assert s2.resting_at_ms == T0 + 300 + math.ceil(result.duration * 1000)
 

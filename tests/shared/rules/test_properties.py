@@ -29,6 +29,7 @@ from shared.rules import (
     state_to_dict,
     stroke_start,
 )
+from shared.rules.actions import Action
 from shared.rules.options import Discipline
 from shared.rules.placement import respot_3c
 from shared.rules.views import average
@@ -132,7 +133,7 @@ def test_random_play_keeps_every_invariant(disc, moves, distance, equalizing) ->
     for m in moves:
         if state.phase is Phase.OVER:
             break
-        action = None
+        action: Action | None = None
         seat = state.shooter if state.shooter is not None else 0
         if m[0] == "stroke" and state.phase is Phase.PLAY:
             now = max(now, state.resting_at_ms)

@@ -89,7 +89,7 @@ def test_R_PLAY_1_point_keeps_the_turn_and_R_PLAY_2_miss_ends_the_inning(playing
 
 def test_R_CLOCK_1_R_FOUL_CLOCK_shot_clock_foul_passes_the_turn(playing) -> None:  # type: ignore[no-untyped-def]
     deadline = next_deadline(playing)
-    assert deadline == playing.resting_at_ms + 30_000
+    assert deadline is not None and deadline == playing.resting_at_ms + 30_000
     same, v = apply(playing, Tick(), deadline - 1)
     assert same == playing and v.foul is None
     s, v = apply(playing, Tick(), deadline + 5000)
