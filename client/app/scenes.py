@@ -276,16 +276,16 @@ def replay_message() -> dict[str, Any]:
 
     first = demo_trajectory()
     after_first = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in first.items()}
-    second = {
+    second: dict[BallName, list[Segment]] = {
         "white": still(after_first["white"]),
         "yellow": rolling_path(MATCH, after_first["yellow"], 200.0, 1.2),
         "red": still(after_first["red"]),
     }
     after_second = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in second.items()}
     strokes = []
-    for n, (traj, after, seat) in enumerate(
-        ((first, after_first, 0), (second, after_second, 1)), start=1
-    ):
+    plays: list[tuple[dict[BallName, list[Segment]], dict[BallName, tuple[float, float]], int]]
+    plays = [(first, after_first, 0), (second, after_second, 1)]
+    for n, (traj, after, seat) in enumerate(plays, start=1):
         strokes.append(
             {
                 "n": n,
