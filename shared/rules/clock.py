@@ -1,0 +1,206 @@
+"""Time and connections: the deadlines ``Tick`` applies (shot clock R-CLOCK-1, lag clock
+R-LAG-6, break choice, time-out end R-TIMEOUT-1, reconnection grace R-END-5), time-outs, and the
+pause of a clock while the seat it waits for is disconnected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from shared.rules.actions import Disconnected, Reconnected, Resume, TimeOut
+from shared.rules.game import (
+    break_chosen,
+    bump,
+    clock_ms,
+    end_inning,
+    finish,
+    need_phase,
+    put,
+    ready_to_shoot,
+    turn_calls,
+)
+from shared.rules.state import MatchState, Phase
+from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
+
+
+def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, Verdict]:
+    ready_to_shoot(state, action.seat, now)
+    if state.options.practice:
+        raise IllegalAction("wrong_phase", "There are no time-outs in practice.")
+    if state.visit_strokes > 0:
+        raise IllegalAction(
+            "not_start_of_inning", "A time-out can only be taken at the start of an inning."
+        )
+    rec = state.current
+    if rec.timeouts_left[action.seat] <= 0:
+        raise IllegalAction("no_timeouts_left", "You have no time-outs left in this game.")
+    remaining = state.paused_ms if state.deadline_ms is None else state.deadline_ms - now
+    new = replace(
+        state,
+        phase=Phase.TIMEOUT,
+        sets=(
+            *state.sets[:-1],
+            replace(
+                rec,
+                timeouts_left=put(
+                    rec.timeouts_left, action.seat, rec.timeouts_left[action.seat] - 1
+                ),
+            ),
+        ),
+        paused_ms=max(0, remaining if remaining is not None else clock_ms(state)),
+        deadline_ms=now + state.options.timeout_s * 1000,
+    )
+    call = Call("time_out", f"Time-out for seat {action.seat}.", "R-TIMEOUT-1")
+    return new, Verdict(next_shooter=state.shooter, calls=(call,))
+
+
+def resume(state: MatchState, action: Resume, now: int) -> tuple[MatchState, Verdict]:
+    need_phase(state, Phase.TIMEOUT)
+    if action.seat != state.shooter:
+        raise IllegalAction("not_your_turn", "Only the player who took the time-out can resume.")
+    return end_timeout(state, now)
+
+
+def end_timeout(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
+    paused = state.paused_ms if state.paused_ms is not None else clock_ms(state)
+    new = replace(state, phase=Phase.PLAY, deadline_ms=now + paused, paused_ms=None)
+    call = Call("resume", "Play resumes.", "R-TIMEOUT-1")
+    return new, Verdict(next_shooter=state.shooter, calls=(call, *turn_calls(new)))
+
+
+def connection(
+    state: MatchState, action: Disconnected | Reconnected, now: int
+) -> tuple[MatchState, Verdict]:
+    seat = action.seat
+    up = isinstance(action, Reconnected)
+    connected = (up, state.connected[1]) if seat == 0 else (state.connected[0], up)
+    grace = list(state.grace_deadline)
+    if state.phase is Phase.OVER or up:
+        grace[seat] = None
+    elif grace[seat] is None:
+        wait = state.options.no_show_s if state.phase is Phase.WAITING else state.options.grace_s
+        grace[seat] = now + wait * 1000
+    new = replace(state, connected=connected, grace_deadline=(grace[0], grace[1]))
+    return settle(new, now), Verdict()
+
+
+def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
+    calls: list[Call] = []
+    last = Verdict()
+    fouls: list[Foul] = []
+    for _ in range(64):  # each round moves a deadline forward; 64 is far beyond any real tick
+        due = earliest_due(state, now)
+        if due is None:
+            break
+        at, kind = due
+        state, verdict = expire(state, kind, at)
+        state = settle(state, at)
+        calls.extend(verdict.calls)
+        if verdict.foul is not None:
+            fouls.append(verdict.foul)
+        last = verdict
+    merged = replace(last, calls=tuple(calls), foul=fouls[-1] if fouls else None)
+    return state, merged
+
+
+def earliest_due(state: MatchState, now: int) -> tuple[int, str] | None:
+    if state.phase is Phase.OVER:
+        return None
+    due: list[tuple[int, str]] = []
+    g0, g1 = state.grace_deadline
+    if g0 is not None and g1 is not None and g0 == g1 and g0 <= now:
+        due.append((g0, "grace_both"))
+    for seat, g in enumerate((g0, g1)):
+        if g is not None and g <= now:
+            due.append((g, f"grace_{seat}"))
+    if (
+        state.deadline_ms is not None
+        and state.deadline_ms <= now
+        and state.phase is not Phase.WAITING
+    ):
+        due.append((state.deadline_ms, "clock"))
+    if not due:
+        return None
+    order = {"grace_both": 0, "grace_0": 1, "grace_1": 1, "clock": 2}
+    return min(due, key=lambda d: (d[0], order[d[1]]))
+
+
+def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
+    if kind == "grace_both":
+        return finish(state, GameOver(None, Termination.ABANDONED), at)
+    if kind.startswith("grace_"):
+        seat = int(kind[-1])
+        reason = Termination.NO_SHOW if state.phase is Phase.WAITING else Termination.FORFEIT
+        winner = None if state.options.practice else 1 - seat
+        return finish(state, GameOver(winner, reason), at)
+    if state.phase is Phase.LAG:
+        missing = [s for s in (0, 1) if state.lag_strokes[s] is None]
+        if len(missing) == 2:
+            return finish(state, GameOver(None, Termination.ABANDONED), at)
+        loser = missing[0]
+        # R-LAG-6: no lag stroke before the clock runs out loses the lag.
+        new = replace(
+            state,
+            phase=Phase.BREAK_CHOICE,
+            lag_winner=1 - loser,
+            lag_reason="no_lag_stroke",
+            lag_strokes=(None, None),
+            deadline_ms=at + clock_ms(state),
+        )
+        text = f"Seat {loser} sent no lag stroke in time and loses the lag (R-LAG-6)."
+        return new, Verdict(
+            lag_winner=1 - loser,
+            lag_reason="no_lag_stroke",
+            calls=(Call("lag_winner", text, "R-LAG-6"),),
+        )
+    if state.phase is Phase.BREAK_CHOICE:
+        # Decision (docs/rules.md): a lag winner who does not choose in time breaks.
+        assert state.lag_winner is not None
+        return break_chosen(state, state.lag_winner, at)
+    if state.phase is Phase.TIMEOUT:
+        return end_timeout(state, at)
+    # R-CLOCK-1 → R-FOUL-CLOCK: the inning ends; the opponent plays the balls as they lie.
+    assert state.shooter is not None
+    shooter = state.shooter
+    rec = state.current
+    innings = bump(rec.innings, shooter) if state.visit_strokes == 0 else rec.innings
+    new = replace(
+        state,
+        sets=(*state.sets[:-1], replace(rec, innings=innings)),
+        break_shot=False,
+        deadline_ms=at + clock_ms(state),
+        paused_ms=None,
+    )
+    new, calls, over = end_inning(new, shooter, at)
+    foul = Foul("R-FOUL-CLOCK", "clock", f"Foul: seat {shooter}'s shot clock ran out (R-CLOCK-1).")
+    all_calls = [Call("foul", foul.text, foul.rule_id), *calls]
+    if new.phase is Phase.PLAY:
+        all_calls.extend(turn_calls(new))
+    return new, Verdict(
+        foul=foul,
+        calls=tuple(all_calls),
+        set_over=over,
+        next_shooter=new.shooter if new.phase is not Phase.OVER else None,
+        game_over=new.result if new.phase is Phase.OVER else None,
+    )
+
+
+def settle(state: MatchState, now: int) -> MatchState:
+    """Pause the running clock while the seat it waits for is disconnected; restart it (with
+    the time that was left) when that seat is back."""
+    if state.options.practice or state.phase not in (Phase.LAG, Phase.BREAK_CHOICE, Phase.PLAY):
+        return state
+    if state.phase is Phase.LAG:
+        awaited = [s for s in (0, 1) if state.lag_strokes[s] is None]
+    elif state.phase is Phase.BREAK_CHOICE:
+        awaited = [state.lag_winner] if state.lag_winner is not None else []
+    else:
+        awaited = [state.shooter] if state.shooter is not None else []
+    away = any(not state.connected[s] for s in awaited)
+    # The clock counts only from the moment the balls are at rest (R-CLOCK-1).
+    start = max(now, state.resting_at_ms)
+    if away and state.deadline_ms is not None:
+        return replace(state, paused_ms=max(0, state.deadline_ms - start), deadline_ms=None)
+    if not away and state.deadline_ms is None and state.paused_ms is not None:
+        return replace(state, deadline_ms=start + state.paused_ms, paused_ms=None)
+    return state

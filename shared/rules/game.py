@@ -1,0 +1,244 @@
+"""The course of a game: sets, innings, the end of a game, and what the referee announces at
+the start of a turn (RULES.md §3, §4, §10). Shared by ``referee.py`` and ``clock.py``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from shared.physics.types import ShotResult
+from shared.rules.placement import break_position, contact_of
+from shared.rules.scoring import zone_rule_is_strict
+from shared.rules.state import MatchState, Phase, SetRecord
+from shared.rules.verdict import Call, GameOver, IllegalAction, Seat, Termination, Verdict
+from shared.rules.zones import shared_zones, zones_for
+from shared.table import BALLS, BallName
+
+
+def cue_ball(state: MatchState) -> BallName:
+    """R-PLAY-3: the ball the shooter strikes (the breaker's is white)."""
+    return state.ball_of(state.shooter if state.shooter is not None else 0)
+
+
+def break_chosen(state: MatchState, breaker: Seat, now: int) -> tuple[MatchState, Verdict]:
+    # R-LAG-7: the breaker plays the white for the whole match.
+    new = begin_set(replace(state, white_seat=breaker), breaker=breaker, now=now, first=True)
+    call = Call("break", f"Seat {breaker} breaks with the white.", "R-LAG-7")
+    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new)))
+
+
+def begin_set(state: MatchState, breaker: Seat, now: int, first: bool) -> MatchState:
+    """R-BREAK-1 / R-END-4: a game starts from the break position with ``breaker`` to shoot."""
+    n = state.options.timeouts_per_game
+    record = SetRecord(breaker=breaker, timeouts_left=(n, n))
+    sets = (record,) if first else (*state.sets, record)
+    cue = state.ball_of(breaker)
+    return replace(
+        state,
+        phase=Phase.PLAY,
+        sets=sets,
+        shooter=breaker,
+        balls=break_position(state.options.table_spec, cue),
+        current_run=0,
+        visit_strokes=0,
+        break_shot=not state.options.practice,
+        spot_choice=True,
+        equalizing=False,
+        zone_counts=(),
+        resting_at_ms=max(now, state.resting_at_ms),
+        deadline_ms=None
+        if state.options.practice
+        else max(now, state.resting_at_ms) + clock_ms(state),
+        paused_ms=None,
+    )
+
+
+def after_point(
+    state: MatchState, shooter: Seat, now: int
+) -> tuple[MatchState, list[Call], GameOver | None]:
+    """R-END-1 / R-END-2: did this point end the game?"""
+    opts = state.options
+    rec = state.current
+    if opts.practice or rec.points[shooter] < opts.target:
+        return state, [], None
+    if state.equalizing:
+        return end_set(state, GameOver(None, Termination.EQUALIZED), now)
+    if shooter == rec.breaker and opts.equalizing_applies:
+        # R-END-2: the other player gets one more inning from the break position.
+        other = 1 - shooter
+        new = replace(
+            state,
+            shooter=other,
+            balls=break_position(opts.table_spec, state.ball_of(other)),
+            current_run=0,
+            visit_strokes=0,
+            break_shot=True,
+            spot_choice=True,
+            equalizing=True,
+            zone_counts=(),
+        )
+        call = Call(
+            "equalizing",
+            f"Seat {shooter} reached {opts.target}; seat {other} plays the equalizing inning.",
+            "R-END-2",
+        )
+        return new, [call], None
+    return end_set(state, GameOver(shooter, Termination.DISTANCE), now)
+
+
+def end_inning(
+    state: MatchState, shooter: Seat, now: int
+) -> tuple[MatchState, list[Call], GameOver | None]:
+    """R-PLAY-2: the inning is over; then R-END-2's equalizing inning and R-END-3's limit."""
+    opts = state.options
+    rec = state.current
+    new = replace(
+        state,
+        shooter=shooter if opts.practice else 1 - shooter,
+        current_run=0,
+        visit_strokes=0,
+        zone_counts=(),
+    )
+    if opts.practice:
+        return new, [], None
+    if state.equalizing:  # the equalizing inning fell short: the breaker wins
+        return end_set(new, GameOver(rec.breaker, Termination.DISTANCE), now)
+    limit = opts.innings_limit
+    if limit is not None and min(rec.innings) >= limit:
+        a, b = rec.points
+        winner = None if a == b else (0 if a > b else 1)
+        return end_set(new, GameOver(winner, Termination.INNINGS_LIMIT), now)
+    return new, [], None
+
+
+def end_set(
+    state: MatchState, result: GameOver, now: int
+) -> tuple[MatchState, list[Call], GameOver | None]:
+    """A game ended; in set play the match goes on until a player has won enough sets."""
+    opts = state.options
+    sets = (*state.sets[:-1], replace(state.current, result=result))
+    state = replace(state, sets=sets)
+    won = sets_won(state)
+    if opts.sets == 1 or max(won) >= opts.sets_to_win or len(sets) >= opts.sets:
+        if opts.sets == 1:
+            final = result
+        else:
+            winner = None if won[0] == won[1] else (0 if won[0] > won[1] else 1)
+            final = GameOver(winner, result.reason if winner is None else Termination.DISTANCE)
+        new, verdict = finish(state, final, now)
+        return new, list(verdict.calls), None
+    # R-END-4: sets alternate the break.
+    new = begin_set(state, breaker=1 - state.current.breaker, now=now, first=False)
+    text = result_text(result) + f" Set {len(sets) + 1}: seat {new.shooter} breaks."
+    return new, [Call("set_over", text, "R-END-4")], result
+
+
+def sets_won(state: MatchState) -> tuple[int, int]:
+    won = [0, 0]
+    for rec in state.sets:
+        if rec.result is not None and rec.result.winner is not None:
+            won[rec.result.winner] += 1
+    return (won[0], won[1])
+
+
+def finish(state: MatchState, result: GameOver, now: int) -> tuple[MatchState, Verdict]:
+    rec = state.current
+    if rec.result is None and state.phase is not Phase.WAITING:
+        state = replace(state, sets=(*state.sets[:-1], replace(rec, result=result)))
+    new = replace(
+        state,
+        phase=Phase.OVER,
+        result=result,
+        deadline_ms=None,
+        paused_ms=None,
+        grace_deadline=(None, None),
+        rematch=(False, False),
+    )
+    call = Call("game_over", result_text(result), "R-END-1")
+    return new, Verdict(game_over=result, calls=(call,))
+
+
+def result_text(result: GameOver) -> str:
+    if result.winner is None:
+        return f"Draw ({result.reason.value})."
+    return f"Seat {result.winner} wins ({result.reason.value})."
+
+
+def turn_calls(state: MatchState) -> tuple[Call, ...]:
+    """What the referee says as a turn starts: R-CALL-3 frozen, R-CALL-4 zone states."""
+    if state.phase is not Phase.PLAY or state.shooter is None:
+        return ()
+    opts = state.options
+    table = opts.table_spec
+    cue = cue_ball(state)
+    calls: list[Call] = []
+    contact = contact_of(state.balls, cue, table)
+    if contact:
+        touched = [*contact.balls, *(f"{c} cushion" for c in contact.cushions)]
+        calls.append(
+            Call(
+                "frozen", f"Frozen: the {cue} touches the {' and the '.join(touched)}.", "R-CALL-3"
+            )
+        )
+    zones = zones_for(opts.discipline, table, opts.corner_zone_leg)
+    if zones:
+        a, b = (state.ball(o) for o in BALLS if o != cue)
+        counts = dict(state.zone_counts)
+        for zone in shared_zones(zones, a, b):
+            armed = zone_rule_is_strict(opts.discipline) or counts.get(zone.name, 0) >= 1
+            if armed:
+                calls.append(
+                    Call(
+                        "zone_armed",
+                        f"In, second ({zone.name}): the next carom must drive a ball out.",
+                        "R-ZONE-CALL",
+                    )
+                )
+            else:
+                calls.append(Call("zone_in", f"In ({zone.name}).", "R-ZONE-CALL"))
+            if zone.on_line(a) or zone.on_line(b):
+                calls.append(
+                    Call(
+                        "zone_line",
+                        f"On the line of {zone.name}: judged inside (R-ZONE-LINE).",
+                        "R-ZONE-CALL",
+                    )
+                )
+    return tuple(calls)
+
+
+def need_phase(state: MatchState, phase: Phase) -> None:
+    if state.phase is not phase:
+        raise IllegalAction(
+            "wrong_phase", f"Not now: the match is in phase {state.phase.value}, not {phase.value}."
+        )
+
+
+def ready_to_shoot(state: MatchState, seat: Seat, now: int) -> None:
+    if state.phase is Phase.TIMEOUT:
+        raise IllegalAction("wrong_phase", "A time-out is running; resume first.")
+    need_phase(state, Phase.PLAY)
+    if seat != state.shooter:
+        raise IllegalAction("not_your_turn", "It isn't your turn.")
+    if now < state.resting_at_ms:
+        # R-PLAY-4: a stroke only starts with all balls at rest.
+        raise IllegalAction("balls_moving", "The balls are still moving.")
+    if state.deadline_ms is not None and now >= state.deadline_ms:
+        raise IllegalAction("clock_expired", "Your shot clock has run out.")
+
+
+def clock_ms(state: MatchState) -> int:
+    return state.options.shot_clock_s * 1000
+
+
+def duration_ms(result: ShotResult) -> int:
+    return math.ceil(result.duration * 1000)
+
+
+def bump(pair: tuple[int, int], seat: Seat) -> tuple[int, int]:
+    return put(pair, seat, pair[seat] + 1)
+
+
+def put(pair: tuple[int, int], seat: Seat, value: int) -> tuple[int, int]:
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
