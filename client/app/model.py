@@ -378,6 +378,11 @@ class GameModel:
             self.start_stroke(msg["trajectory"], start, msg.get("events") or ())
         elif t == "call":
             self.add_call(str(msg.get("code", "")), str(msg.get("text", "")))
+        elif t == "connection" and msg.get("status") != "connected":
+            # The library's own link events: lost, restored, rejoin_failed, closed.
+            self.add_call("connection", f"Connection {str(msg.get('status')).replace('_', ' ')}")
+        elif t == "closing":
+            self.add_call("closing", "The server is shutting down; the room is saved")
         elif t == "error":
             self.last_error = dict(msg)
             self.add_call(str(msg.get("code", "error")), str(msg.get("message", "")))

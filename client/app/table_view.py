@@ -10,10 +10,10 @@ from arcade.shape_list import Shape, ShapeElementList
 
 from client.app import hud, render
 from client.app.aim import AimState, first_contact, heading_to
-from client.app.layout import TableLayout
+from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
-from client.app.motion import BallPose
-from client.app.widgets import Labels
+from client.app.motion import BallPose, resting_pose
+from client.app.widgets import Button, Labels
 from shared.table import BallName
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ class TableView(arcade.View):
         self._warned: set[int] = set()
         self._was_turn = False
         self.drawn_poses: dict[BallName, BallPose] = {}
+        self.placing: tuple[BallName, tuple[float, float]] | None = None  # practice: drag a ball
+        self.buttons: list[Button] = []
 
     @property
     def model(self) -> GameModel:
@@ -85,6 +87,46 @@ class TableView(arcade.View):
 
     def is_break(self) -> bool:
         return self.model.is_break
+
+    @property
+    def practice(self) -> bool:
+        room = self.model.room or {}
+        opts = room.get("options") or {}
+        return bool(room.get("practice") or (isinstance(opts, dict) and opts.get("practice")))
+
+    def prompt_buttons(self) -> list[Button]:
+        """Mouse alternatives to the prompt's keys, in the middle of the controls strip."""
+        m = self.model
+        send = self.controller.send
+        actions: list[tuple[str, str, Any]] = []
+        if m.spectating:
+            return []
+        if m.phase == "break_choice" and m.lag_winner == m.seat:
+            actions = [
+                ("me", "I break", lambda: send("choose_break", breaker="me")),
+                ("opp", "Opponent breaks", lambda: send("choose_break", breaker="opponent")),
+            ]
+        elif m.phase == "timeout" and m.shooter == m.seat:
+            actions = [("resume", "Resume", lambda: send("resume"))]
+        elif self.can_aim():
+            if m.frozen:
+                actions.append(("respot", "Re-spot", lambda: send("respot")))
+            if self.is_break():
+                actions.append(("spot", f"Spot: {self.aim.break_spot}", self._switch_spot))
+            elif (
+                not self.practice
+                and m.current_run(m.seat or 0) == 0
+                and m.stat("timeouts_left", m.seat or 0, 0)
+            ):
+                actions.append(("timeout", "Time-out", lambda: send("timeout")))
+        left = self.layout.window_width / 2 - 120  # clear of the power label on the left
+        return [
+            Button(key, text, Rect(left + i * 172, 36, 164, 34), fn)
+            for i, (key, text, fn) in enumerate(actions[:2])
+        ]
+
+    def _switch_spot(self) -> None:
+        self.aim.break_spot = "left" if self.aim.break_spot == "right" else "right"
 
     def prompt(self) -> str | None:
         m = self.model
@@ -132,6 +174,9 @@ class TableView(arcade.View):
         m = self.model
         self.scene.draw_table(m, layout)
         poses = m.poses()
+        if self.placing is not None:
+            ball, (px, py) = self.placing
+            poses = {**poses, ball: resting_pose(px, py, poses[ball].orientation)}
         self.drawn_poses = poses  # what this frame shows (tests and captures read it)
         render.draw_balls(layout, poses)
         labels = self.scene.labels
@@ -152,6 +197,9 @@ class TableView(arcade.View):
         text = self.prompt()
         if text:
             hud.draw_prompt(layout, text, labels)
+        self.buttons = self.prompt_buttons()
+        for b in self.buttons:
+            b.draw(labels)
         self.controller.drawn(self)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
@@ -178,20 +226,53 @@ class TableView(arcade.View):
         return False
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.model.spectating or button != arcade.MOUSE_BUTTON_LEFT:
+        if self.model.spectating:
+            return
+        if button == arcade.MOUSE_BUTTON_RIGHT:
+            self._start_place(x, y)
+            return
+        if button != arcade.MOUSE_BUTTON_LEFT:
+            return
+        if any(b.click(x, y) for b in self.prompt_buttons()):
             return
         if self._spin_at(x, y) or self._elevation_at(x, y):
             return
         if self.can_aim() and self.layout.rails.contains(x, y):
             self.aim.start_pull(self.layout.to_table(x, y))
 
+    def _start_place(self, x: float, y: float) -> None:
+        """Practice rooms (``place``): right-drag a ball to where you want it."""
+        m = self.model
+        if not (self.practice and m.my_turn and not m.animating()):
+            return
+        p = self.layout.to_table(x, y)
+        for ball, pos in m.resting_balls().items():
+            if math.dist(p, pos) <= 1.5 * m.table.ball_radius:
+                self.placing = (ball, pos)
+                return
+
+    def _clamped(self, x: float, y: float) -> tuple[float, float]:
+        spec = self.model.table
+        r = spec.ball_radius
+        tx, ty = self.layout.to_table(x, y)
+        return (min(spec.length - r, max(r, tx)), min(spec.width - r, max(r, ty)))
+
     def on_mouse_drag(self, x: int, y: int, dx: int, dy: int, buttons: int, modifiers: int) -> None:
+        if self.placing is not None:
+            self.placing = (self.placing[0], self._clamped(x, y))
+            return
         if self.aim.pulling:
             self.aim.drag_to(self.layout.to_table(x, y))
         elif not self.model.spectating and not self._spin_at(x, y):
             self._elevation_at(x, y)
 
     def on_mouse_release(self, x: int, y: int, button: int, modifiers: int) -> None:
+        if self.placing is not None:
+            ball, _ = self.placing
+            px, py = self._clamped(x, y)
+            self.placing = None
+            self.controller.send("place", balls={ball: [round(px, 5), round(py, 5)]})
+            return
         if not self.aim.pulling:
             return
         self.aim.drag_to(self.layout.to_table(x, y))
@@ -265,7 +346,7 @@ class TableView(arcade.View):
         elif symbol == k.SPACE and self.can_aim():
             self.shoot()
         elif symbol == k.S:
-            self.aim.break_spot = "left" if self.aim.break_spot == "right" else "right"
+            self._switch_spot()
         elif symbol == k.R and m.my_turn and m.frozen:
             self.controller.send("respot")
         elif symbol == k.T and m.shooter == m.seat:

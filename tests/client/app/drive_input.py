@@ -138,6 +138,58 @@ def main() -> None:
     frame()
     out["break_shot"] = {"sent": c.sent}
 
+    c, v = setup("break_choice")
+    frame()
+    [first, second] = v.buttons
+    queue(
+        "on_mouse_press", round(second.rect.cx), round(second.rect.cy), arcade.MOUSE_BUTTON_LEFT, 0
+    )
+    frame()
+    out["break_choice_click"] = {"labels": [first.text, second.text], "sent": c.sent}
+
+    c, v = setup("player")
+    c.model.room = {**(c.model.room or {}), "practice": True}
+    wx, wy = screen(v, 0.72, 0.52)  # the white ball
+    right = arcade.MOUSE_BUTTON_RIGHT
+    queue("on_mouse_press", wx, wy, right, 0)
+    queue("on_mouse_drag", wx + 40, wy + 40, 40, 40, right, 0)
+    frame()
+    dragging = list(v.drawn_poses["white"].__getattribute__(k) for k in ("x", "y"))
+    ex, ey = screen(v, 1.4, 2.5)  # beyond the left cushion: clamped onto the cloth
+    queue("on_mouse_drag", ex, ey, 0, 0, right, 0)
+    queue("on_mouse_release", ex, ey, right, 0)
+    frame()
+    out["place"] = {"sent": c.sent, "dragging": dragging}
+
+    from client.app.scenes import NOW_MS, demo_trajectory
+
+    c, v = setup("player")
+    c.sounds.enabled = True  # no device offscreen: play() records the name and stays silent
+    clock = {"ms": NOW_MS}
+    c.model.now_local_ms = lambda: clock["ms"]
+    c.model.apply(
+        {
+            "t": "stroke_played",
+            "seq": 5,
+            "shooter": 0,
+            "stroke": {},
+            "start_ms": NOW_MS,
+            "trajectory": demo_trajectory(),
+            "events": [
+                {"t": 0.05, "kind": "ball_cushion", "balls": ["white"], "speeds": [2.0]},
+                {"t": 0.10, "kind": "ball_ball", "balls": ["white", "red"], "speeds": [1.5, 0]},
+                {"t": 5.00, "kind": "ball_cushion", "balls": ["white"], "speeds": [0.5]},
+            ],
+            "result": {"points": 0, "calls": []},
+            "match": c.model.match,
+        }
+    )
+    frame()
+    before = list(c.sounds.played)
+    clock["ms"] += 200
+    frame()
+    out["sounds"] = {"before": before, "after": list(c.sounds.played)}
+
     json.dump(out, sys.stdout)
 
 

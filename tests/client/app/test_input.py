@@ -18,6 +18,7 @@ import pytest
 
 from client.app.aim import FULL_PULL
 from shared.physics.types import MAX_SPEED
+from shared.table import MATCH
 
 DRIVER = Path(__file__).with_name("drive_input.py")
 
@@ -96,3 +97,29 @@ def test_r_frozen_1_frozen_cue_ball_offers_a_respot(driven: dict[str, Any]) -> N
 def test_r_break_1_breaker_chooses_the_starting_spot(driven: dict[str, Any]) -> None:
     [stroke] = driven["break_shot"]["sent"]
     assert stroke["spot"] == "left"  # switched from the default right spot with S
+
+
+def test_r_lag_7_break_choice_also_by_mouse(driven: dict[str, Any]) -> None:
+    case = driven["break_choice_click"]
+    assert case["labels"] == ["I break", "Opponent breaks"]
+    assert case["sent"] == [{"t": "choose_break", "breaker": "opponent"}]
+
+
+def test_practice_room_balls_are_placed_by_right_drag_and_kept_on_the_cloth(
+    driven: dict[str, Any],
+) -> None:
+    case = driven["place"]
+    assert case["dragging"] != [0.72, 0.52]  # the ball follows the pointer while dragging
+    [msg] = case["sent"]
+    assert msg["t"] == "place"
+    x, y = msg["balls"]["white"]
+    assert x == pytest.approx(1.4, abs=0.01)
+    assert y == pytest.approx(MATCH.width - MATCH.ball_radius)  # clamped inside the cushion
+
+
+def test_contact_sounds_play_when_the_animation_reaches_them(driven: dict[str, Any]) -> None:
+    case = driven["sounds"]
+    # R-CLOCK-3: the scene has 8.4 s on the clock, so the 10 s warning has sounded, once.
+    assert case["before"] == ["clock_warning"]
+    # 0.2 s into the stroke: two contacts heard, in order; the one at 5 s is still to come.
+    assert case["after"] == ["clock_warning", "ball_cushion", "ball_ball"]
