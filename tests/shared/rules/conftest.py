@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 import pytest
 
 from shared.physics.types import Stroke
 from shared.rules import (
     ChooseBreak,
+    Discipline,
     LagResult,
     LagStroke,
     MatchOptions,
@@ -26,6 +28,9 @@ from shared.table import BallName, Point
 from tests.shared.rules.builders import STROKE, make_result
 
 T0 = 1_000_000
+POINT_3C = ["top", "red", "left", "bottom", "yellow"]  # a three-cushion point for the white
+MISS = ["red"]  # one ball only
+R = 0.03075  # m, ball radius on every table (R-BALL-1)
 
 
 def play(
@@ -73,3 +78,10 @@ def to_play(options: MatchOptions | None = None, breaker: int = 0) -> MatchState
 @pytest.fixture
 def playing() -> MatchState:
     return to_play()
+
+
+def frozen_state(discipline: Discipline) -> MatchState:
+    """White to play, touching the red (R-FROZEN-1)."""
+    s = to_play(MatchOptions(discipline=discipline))
+    balls = ((1.0, 0.7), (2.0, 1.1), (1.0 + 2 * R, 0.7))
+    return replace(s, balls=balls, break_shot=False, spot_choice=False)
