@@ -184,7 +184,7 @@ class RoomActor:
             if isinstance(item.msg, ts.Join):
                 return room.join(item.who, item.msg, item.token_hash, item.token, now)
             if isinstance(item.msg, ts.Spectate):
-                return room.spectate(item.who, item.msg)
+                return room.spectate(item.who, item.msg, now)
             return room.rejoin(item.who, item.msg, item.token_hash, now)
         if isinstance(item, Gone):
             return room.disconnect(item.conn, now)
@@ -230,7 +230,7 @@ class RoomActor:
             self.deliver(conns, encode(msg))
         if fx.snapshot_all:
             for conn in room.conns():
-                self.deliver((conn,), encode(room.snapshot(room.seat_of(conn))))
+                self.deliver((conn,), encode(room.snapshot(room.seat_of(conn), now=now)))
         for job in fx.jobs:
             self._submit(job)
 

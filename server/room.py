@@ -34,19 +34,9 @@ from shared.table import BallName, Point
 
 ConnId = int
 
-# The referee's own error codes that the protocol passes through unchanged (docs/protocol.md).
-RULES_CODES = {
-    "bad_field",
-    "wrong_phase",
-    "not_your_turn",
-    "balls_moving",
-    "not_practice",
-    "already_played",
-    "not_frozen",
-    "not_start_of_inning",
-    "no_timeouts_left",
-    "clock_expired",
-}
+# The referee's own error codes pass through unchanged when the protocol knows them (all of them
+# are ErrorCode values, listed in docs/protocol.md); anything else becomes ``illegal_action``.
+RULES_CODES = frozenset(c.value for c in ErrorCode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +166,7 @@ class Room:
         self._jobs = 0
         self._turn_key: tuple[Any, ...] | None = None
         self.strokes_played = 0
+        self.last_motion: dict[str, Any] | None = None  # last stroke_played / lag_result map
         self.closed = False
 
     # Views --------------------------------------------------------------------------------
@@ -243,12 +234,20 @@ class Room:
             "match_id": self.match_id,
         }
 
-    def snapshot(self, seat: int | None, re: int | None = None) -> tc.Snapshot:
+    def snapshot(
+        self, seat: int | None, re: int | None = None, now: int | None = None
+    ) -> tc.Snapshot:
+        """The room now; while the last stroke's balls still roll, that stroke too, so a client
+        that arrives mid-stroke animates the rest of it (DESIGN.md "Life of a stroke" 5)."""
+        moving = self.last_motion
+        if moving is None or now is None or now >= int(moving.get("rest_ms") or 0):
+            moving = None
         return tc.Snapshot(
             seq=self.seq,
             room=self.room_view(),
             match=rules.match_view(self.state),
             seat=seat,
+            in_motion=moving,
             re=re,
         )
 
@@ -281,14 +280,14 @@ class Room:
             fx.new_match = True
             fx.snapshot_all = True  # the match begins: everyone gets the whole picture
         else:
-            fx.to([who.conn], self.snapshot(seat))
+            fx.to([who.conn], self.snapshot(seat, now=now))
         return fx
 
-    def spectate(self, who: Member, msg: ts.Spectate) -> Effects:
+    def spectate(self, who: Member, msg: ts.Spectate, now: int) -> Effects:
         fx = Effects()
         self.spectators[who.conn] = who
         fx.attach.append(who.conn)
-        fx.to([who.conn], self.snapshot(None, msg.id))
+        fx.to([who.conn], self.snapshot(None, msg.id, now))
         return fx
 
     def rejoin(self, who: Member, msg: ts.Rejoin, token_hash: str, now: int) -> Effects:
@@ -328,7 +327,7 @@ class Room:
         if not self.state.connected[seat]:
             self._act(fx, rules.Reconnected(seat), now)
         self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
-        fx.to([who.conn], self.snapshot(seat))
+        fx.to([who.conn], self.snapshot(seat, now=now))
         return fx
 
     def disconnect(
@@ -366,7 +365,7 @@ class Room:
         fx = Effects()
         re = msg.id
         if isinstance(msg, ts.Sync):
-            fx.to([who.conn], self.snapshot(self.seat_of(who.conn), re))
+            fx.to([who.conn], self.snapshot(self.seat_of(who.conn), re, now))
             return fx
         if isinstance(msg, ts.Leave):
             return self.disconnect(who.conn, now, left=True, re=re)
@@ -420,7 +419,8 @@ class Room:
                 )
                 for conn in self.conns():
                     fx.to(
-                        [conn], self.snapshot(self.seat_of(conn), re if conn == who.conn else None)
+                        [conn],
+                        self.snapshot(self.seat_of(conn), re if conn == who.conn else None, now),
                     )
             else:
                 fx.to(
@@ -543,7 +543,8 @@ class Room:
                 events=out.events,
                 match=rules.match_view(self.state),
             )
-            fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire()))
+            self.last_motion = msg.to_wire()
+            fx.strokes.append(StrokeLog("lag", None, t0, self.last_motion))
             self._broadcast(fx, msg)
             self._announce(fx, verdict)
             return fx
@@ -570,7 +571,8 @@ class Room:
             result=result_wire(verdict),
             match=rules.match_view(self.state),
         )
-        fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire()))
+        self.last_motion = played.to_wire()
+        fx.strokes.append(StrokeLog("stroke", job.seat, t0, self.last_motion))
         self._broadcast(fx, played)
         self._announce(fx, verdict)
         return fx

@@ -44,6 +44,11 @@ class ErrorCode(StrEnum):
     BALLS_MOVING = "balls_moving"  # a stroke before every ball is at rest (R-PLAY-4)
     WRONG_PHASE = "wrong_phase"  # the action does not fit the match phase
     NOT_PRACTICE = "not_practice"  # ``place`` in an ordinary room
+    ALREADY_PLAYED = "already_played"  # a second lag stroke from the same seat
+    NOT_FROZEN = "not_frozen"  # respot while the cue ball touches no ball (R-FROZEN-1)
+    NOT_START_OF_INNING = "not_start_of_inning"  # time-out after the inning's first stroke
+    NO_TIMEOUTS_LEFT = "no_timeouts_left"  # R-TIMEOUT-1: one per player per game
+    CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out before the stroke arrived
     ILLEGAL_ACTION = "illegal_action"  # the referee refused, with no more precise code
     INTERNAL_ERROR = "internal_error"  # our bug; the room is unchanged
 

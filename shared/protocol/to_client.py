@@ -112,6 +112,9 @@ class Snapshot(ServerMessage):
     room: dict[str, Any]
     match: dict[str, Any]
     seat: int | None = None
+    # While the last stroke's balls still roll: that ``stroke_played`` (or ``lag_result``) map
+    # as it was broadcast, so a late arrival animates the rest of it from ``start_ms``.
+    in_motion: dict[str, Any] | None = None
     re: int | None = None
 
     def _validate(self) -> None:
@@ -119,6 +122,8 @@ class Snapshot(ServerMessage):
         check_map("room", self.room)
         check_map("match", self.match)
         check_opt_seat("seat", self.seat)
+        if self.in_motion is not None:
+            check_map("in_motion", self.in_motion)
         _re(self.re)
 
 

@@ -115,6 +115,10 @@ async def test_practice_room_place_and_stroke(url: str) -> None:
     played = await ann.expect(tc.StrokePlayed)
     assert played.shooter == 0 and played.events[0]["kind"] == "strike"
     assert any(e["kind"] == "ball_ball" for e in played.events)
+    # A spectator arriving mid-stroke gets the stroke in motion with the snapshot.
+    late = await bob.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    assert late.in_motion is not None and late.in_motion["start_ms"] == played.start_ms
+    assert late.in_motion["trajectory"] == played.trajectory
 
 
 async def test_ordinary_rooms_refuse_place(url: str) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -44,6 +46,7 @@ async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
     return lag.winner
 
 
+@pytest.mark.slow
 async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -> None:
     alice, bob, carol, rid = await _seated_room(url)
     players = {0: alice, 1: bob}

@@ -124,7 +124,13 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
     tc.Joined: st.builds(tc.Joined, room_id=room_ids, seat=seats, seat_token=tokens, re=ids),
     tc.Left: st.builds(tc.Left, room_id=room_ids, re=ids),
     tc.Snapshot: st.builds(
-        tc.Snapshot, seq=seqs, room=maps, match=maps, seat=st.none() | seats, re=ids
+        tc.Snapshot,
+        seq=seqs,
+        room=maps,
+        match=maps,
+        seat=st.none() | seats,
+        in_motion=st.none() | maps,
+        re=ids,
     ),
     tc.StrokePlayed: st.builds(
         tc.StrokePlayed,

@@ -1,0 +1,339 @@
+"""Server load: many rooms of scripted players and spectators against a real server.
+
+``run()`` starts ``python -m server`` in a subprocess on a free loopback port (the production
+configuration: one physics worker process), then drives ROOMS rooms from this process, each with
+two players who strike as soon as the balls rest and two spectators, for SECONDS seconds. It
+reports strokes per second, the latency from sending ``stroke`` to receiving ``stroke_played``
+(p50/p99), the server's CPU and memory per connection, and errors (which must be zero). A light
+run (LIGHT_ROOMS rooms) first gives the same-run baseline the latency ratio is measured against.
+
+    python -m bench server_load               # via make bench
+    python -m bench.server_load --rooms 200 --seconds 60
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from shared.protocol import decode_server, encode
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+
+ROOMS = int(os.environ.get("CAROM_BENCH_ROOMS", "200"))
+SECONDS = float(os.environ.get("CAROM_BENCH_SECONDS", "60"))
+LIGHT_ROOMS = 10
+LIGHT_SECONDS = 15.0
+WORKERS = int(os.environ.get("CAROM_BENCH_WORKERS", "1"))
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # s, stroke sent -> stroke_played
+    strokes: int = 0
+    errors: list[str] = field(default_factory=list)
+    messages: int = 0
+    gaps: int = 0
+
+
+@dataclass
+class Conn:
+    ws: ClientConnection
+    stats: Stats
+    seat: int | None = None
+    last_seq: int | None = None
+    rest_ms: int = 0
+    sent_at: float | None = None
+    stop_at: float = 0.0
+    rng: random.Random = field(default_factory=random.Random)
+    pending: asyncio.Task[None] | None = None
+
+    async def send(self, msg: Any) -> None:
+        await self.ws.send(encode(msg))
+
+    def seq_check(self, msg: Any) -> None:
+        seq = getattr(msg, "seq", None)
+        if seq is None:
+            return
+        if isinstance(msg, tc.Snapshot):
+            self.last_seq = seq
+            return
+        if self.last_seq is not None and seq != self.last_seq + 1:
+            self.stats.gaps += 1
+        self.last_seq = seq
+
+
+async def _recv(c: Conn) -> Any:
+    data = await c.ws.recv()
+    assert isinstance(data, bytes)
+    c.stats.messages += 1
+    msg = decode_server(data)
+    c.seq_check(msg)
+    if isinstance(msg, tc.Error):
+        c.stats.errors.append(msg.code)
+    return msg
+
+
+async def _request(c: Conn, msg: Any, kind: type[Any]) -> Any:
+    await c.send(msg)
+    while True:
+        got = await _recv(c)
+        if isinstance(got, kind | tc.Error):
+            if isinstance(got, tc.Error):
+                raise RuntimeError(f"{msg.TYPE} refused: {got.code} {got.message}")
+            return got
+
+
+async def _open(url: str, stats: Stats, name: str) -> Conn:
+    c = Conn(await connect(url, compression=None, max_size=None, open_timeout=60), stats)
+    await _request(c, ts.Hello(v=1, name=name), tc.Welcome)
+    return c
+
+
+async def _strike_later(c: Conn) -> None:
+    await asyncio.sleep(max(0.0, c.rest_ms / 1000 - time.time()) + 0.01)
+    if time.monotonic() >= c.stop_at:
+        return
+    # Gentle random strokes: a few seconds of table time each, like a careful position game.
+    stroke = ts.Stroke(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
+    c.sent_at = time.perf_counter()
+    await c.send(stroke)
+
+
+async def _player(c: Conn) -> None:
+    """React to the room until the connection closes."""
+    while True:
+        try:
+            msg = await _recv(c)
+        except ConnectionClosed:
+            return
+        if isinstance(msg, tc.StrokePlayed | tc.LagResult):
+            c.rest_ms = msg.rest_ms or 0
+            if isinstance(msg, tc.StrokePlayed) and msg.shooter == c.seat and c.sent_at:
+                c.stats.latencies.append(time.perf_counter() - c.sent_at)
+                c.stats.strokes += 1
+                c.sent_at = None
+        elif isinstance(msg, tc.Turn):
+            if time.monotonic() >= c.stop_at:
+                continue
+            if msg.phase == "lag":
+                await c.send(ts.Stroke(direction=0.0, speed=c.rng.uniform(0.1, 0.2)))
+            elif msg.phase == "break_choice" and msg.shooter == c.seat:
+                await c.send(ts.ChooseBreak(breaker="me"))
+            elif msg.phase == "play" and msg.shooter == c.seat:
+                c.pending = asyncio.create_task(_strike_later(c))
+        elif isinstance(msg, tc.GameOver):
+            await c.send(ts.Rematch())
+
+
+async def _spectator(c: Conn) -> None:
+    while True:
+        try:
+            await _recv(c)
+        except ConnectionClosed:
+            return
+
+
+async def _room(
+    url: str, stats: Stats, gate: asyncio.Semaphore, stop_at: float, seed: int
+) -> list[Conn]:
+    async with gate:
+        p0 = await _open(url, stats, "p0")
+        p1 = await _open(url, stats, "p1")
+        s0 = await _open(url, stats, "s0")
+        s1 = await _open(url, stats, "s1")
+        rid = (
+            await _request(p0, ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+        ).room_id
+        for s in (s0, s1):
+            await _request(s, ts.Spectate(room_id=rid), tc.Snapshot)
+    for i, p in enumerate((p0, p1)):
+        p.stop_at = stop_at
+        p.rng = random.Random(seed * 2 + i)
+    p0.seat = (await _request(p0, ts.Join(room_id=rid), tc.Joined)).seat
+    p1.seat = (await _request(p1, ts.Join(room_id=rid), tc.Joined)).seat
+    return [p0, p1, s0, s1]
+
+
+def _proc_cpu(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as f:
+        parts = f.read().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_rss(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        out.append(int(entry))
+            except OSError:
+                continue
+    return out
+
+
+def _metric(port: int, name: str) -> float:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        body = r.read().decode()
+    m = re.search(rf"^{name} (\S+)$", body, re.M)
+    return float(m.group(1)) if m else float("nan")
+
+
+@dataclass
+class Result:
+    rooms: int
+    seconds: float
+    stats: Stats
+    server_cpu_s: float
+    worker_cpu_s: float
+    client_cpu_s: float
+    rss_idle: int
+    rss_loaded: int
+    connections: int
+    sim_cpu_s: float
+    sim_count: float
+
+
+def _pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
+    url = f"ws://127.0.0.1:{port}/"
+    stats = Stats()
+    rss_idle = _proc_rss(pid)
+    gate = asyncio.Semaphore(20)
+    setup_deadline = time.monotonic() + seconds + 600
+    conns_nested = await asyncio.gather(
+        *(_room(url, stats, gate, setup_deadline, i) for i in range(rooms))
+    )
+    conns = [c for group in conns_nested for c in group]
+    workers = _children(pid)
+    cpu0 = _proc_cpu(pid)
+    wcpu0 = sum(_proc_cpu(w) for w in workers)
+    ccpu0 = time.process_time()
+    stop_at = time.monotonic() + seconds
+    for c in conns:
+        c.stop_at = stop_at
+    tasks = [
+        asyncio.create_task(_player(c) if c.seat is not None else _spectator(c)) for c in conns
+    ]
+    # Strokes begin with the lag once both players are in; measure from now to stop_at.
+    await asyncio.sleep(seconds)
+    rss_loaded = _proc_rss(pid)
+    cpu = _proc_cpu(pid) - cpu0
+    wcpu = sum(_proc_cpu(w) for w in workers) - wcpu0
+    ccpu = time.process_time() - ccpu0
+    await asyncio.sleep(1.0)  # let in-flight strokes come back
+    sim_cpu = _metric(port, "carom_simulation_cpu_seconds_total")
+    sim_n = _metric(port, "carom_simulations_total")
+    for c in conns:
+        await c.ws.close()
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return Result(
+        rooms, seconds, stats, cpu, wcpu, ccpu, rss_idle, rss_loaded, len(conns), sim_cpu, sim_n
+    )
+
+
+def _serve(db: str) -> tuple[subprocess.Popen[str], int]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "--port",
+            "0",
+            "--db",
+            db,
+            "--workers",
+            str(WORKERS),
+            "--log-level",
+            "WARNING",
+            "--max-connections",
+            "20000",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if "listening on" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    return proc, int(line.strip().rstrip("/").rsplit(":", 1)[1])
+
+
+def _one(rooms: int, seconds: float) -> Result:
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, port = _serve(os.path.join(tmp, "load.db"))
+        try:
+            return asyncio.run(_drive(port, proc.pid, rooms, seconds))
+        finally:
+            proc.terminate()
+            proc.wait(30)
+
+
+def run(rooms: int = ROOMS, seconds: float = SECONDS) -> list[str]:
+    light = _one(LIGHT_ROOMS, LIGHT_SECONDS)
+    full = _one(rooms, seconds)
+    lines = []
+    for label, r in (("baseline", light), ("load", full)):
+        st = r.stats
+        per_conn_rss = (r.rss_loaded - r.rss_idle) / max(1, r.connections)
+        lines.append(
+            f"{label}: {r.rooms} rooms, {r.connections} connections, {r.seconds:.0f} s: "
+            f"{st.strokes / r.seconds:.1f} strokes/s, latency p50 "
+            f"{_pct(st.latencies, 0.5) * 1000:.1f} ms p99 {_pct(st.latencies, 0.99) * 1000:.1f} ms"
+        )
+        lines.append(
+            f"  server CPU {r.server_cpu_s / r.seconds * 100:.0f}% of a core "
+            f"({r.server_cpu_s / max(1, r.connections) / r.seconds * 1e6:.0f} µs/s per "
+            f"connection), physics worker {r.worker_cpu_s / r.seconds * 100:.0f}%, clients "
+            f"{r.client_cpu_s / r.seconds * 100:.0f}%; physics "
+            f"{r.sim_cpu_s / max(1.0, r.sim_count) * 1000:.2f} ms CPU per simulation"
+        )
+        lines.append(
+            f"  server RSS {r.rss_idle / 2**20:.0f} MiB idle -> {r.rss_loaded / 2**20:.0f} MiB "
+            f"loaded ({per_conn_rss / 1024:.1f} KiB per connection); messages received "
+            f"{st.messages}; errors {len(st.errors)} {sorted(set(st.errors))}; seq gaps {st.gaps}"
+        )
+    p50_ratio = _pct(full.stats.latencies, 0.5) / _pct(light.stats.latencies, 0.5)
+    lines.append(f"p50 latency under load / baseline: {p50_ratio:.2f}x")
+    return lines
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--rooms", type=int, default=ROOMS)
+    parser.add_argument("--seconds", type=float, default=SECONDS)
+    a = parser.parse_args()
+    for line in run(a.rooms, a.seconds):
+        print(line)
