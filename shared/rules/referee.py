@@ -430,6 +430,7 @@ def _matching_start(state: MatchState, result: ShotResult) -> Balls:
     options = [state.balls]
     if state.spot_choice:
         options.append(as_tuple(stroke_start(state, "left")))
+    _check_final(result)
     for balls in options:
         if _same(result.initial, balls):
             return balls
@@ -439,6 +440,13 @@ def _matching_start(state: MatchState, result: ShotResult) -> Balls:
 def _check_start(result: ShotResult, balls: Balls) -> None:
     if not _same(result.initial, balls):
         raise ValueError("the result was not simulated from the expected ball positions")
+    _check_final(result)
+
+
+def _check_final(result: ShotResult) -> None:
+    """A result names every ball at rest (or None: off the table); anything else is a bug."""
+    if set(result.final) != set(BALLS):
+        raise ValueError(f"the result's final state must name {BALLS}, got {sorted(result.final)}")
 
 
 def _same(initial: object, balls: Balls) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from shared.physics.types import Stroke
+from shared.physics.types import ShotResult, Stroke
 from shared.rules import (
     ChooseBreak,
     Concede,
@@ -16,6 +16,7 @@ from shared.rules import (
     MatchOptions,
     Phase,
     Place,
+    PlayStroke,
     Rematch,
     Respot,
     Resume,
@@ -31,6 +32,7 @@ from shared.rules import (
     state_to_dict,
 )
 from shared.table import MATCH
+from tests.shared.rules.builders import STROKE, make_result
 from tests.shared.rules.conftest import (
     MISS,
     POINT_3C,
@@ -219,3 +221,18 @@ def test_R_OFF_1_a_ball_that_touched_the_rail_top_and_came_back_is_off(playing) 
     s2, v = play(s, ["red", "off:red"], {"red": (2.0, 0.5)})  # the log says off; it came back
     assert v.foul is not None and v.foul.rule_id == "R-FOUL-OFF"
     assert v.respots == {"red": MATCH.top_spot} and s2.positions["red"] == MATCH.top_spot
+
+
+def test_a_result_not_from_the_state_is_a_server_bug_not_a_player_mistake(playing) -> None:  # type: ignore[no-untyped-def]
+    elsewhere = make_result(
+        {"white": (1, 1), "yellow": (2, 1), "red": (2.5, 0.5)}, {"white": STROKE}
+    )
+    with pytest.raises(ValueError, match="positions"):
+        apply(playing, PlayStroke(0, STROKE, elsewhere), playing.resting_at_ms)
+    good = make_result(playing.positions, {"white": STROKE}, POINT_3C)
+    partial = ShotResult(good.initial, good.strokes, good.events, {}, {"white": (1.0, 1.0)}, 1.0)
+    with pytest.raises(ValueError, match="final state"):
+        apply(playing, PlayStroke(0, STROKE, partial), playing.resting_at_ms)
+    other = make_result(playing.positions, {"white": Stroke(10.0, 1.0)}, POINT_3C)
+    with pytest.raises(ValueError, match="this stroke"):
+        apply(playing, PlayStroke(0, STROKE, other), playing.resting_at_ms)
