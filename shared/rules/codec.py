@@ -8,6 +8,7 @@ become lists. ``state_from_dict`` validates through the dataclasses' own checks 
 from __future__ import annotations
 
 import dataclasses
+from enum import Enum
 from typing import Any
 
 from shared.physics.types import Stroke
@@ -104,9 +105,7 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
 
 
 def _plain(value: object) -> object:
-    return (
-        value.value if isinstance(value, Phase | Termination) or hasattr(value, "value") else value
-    )
+    return value.value if isinstance(value, Enum) else value
 
 
 def _result(r: GameOver | None) -> dict[str, Any] | None:
