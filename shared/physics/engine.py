@@ -324,8 +324,11 @@ class _Run:
             self._rail_run[key] = (0, self.now)
         else:
             nv, nw = ball_cushion(v, w, _INWARD[cushion], theta, self.r, self.m, self.spec)
-        if not airborne:
-            nv = (nv[0], nv[1], 0.0)  # the slate takes the downward part (hops not modelled)
+        # The cushion neither lifts a ball nor drives it down: on the slate the downward part
+        # of the impulse goes into the slate (no hop), and a hopping ball keeps at most its
+        # vertical speed (no rail-climb launch, no slam into a higher bounce). Only removes
+        # energy.
+        nv = (nv[0], nv[1], min(max(nv[2], min(v[2], 0.0)), max(v[2], 0.0)))
         self._set_motion(ball, start_phase(self.now, p, nv, nw, self.r, self.spec))
         self._log("ball_cushion", (ball,), cushion, (speed,))
 
@@ -349,6 +352,14 @@ class _Run:
         count = count + 1 if self.now - last < _CHATTER_GAP else 1
         self._pair_run[key] = (count, self.now)
         airborne = "airborne" in (a.motion.phase, b.motion.phase)
+        if count >= _CHATTER_RUN and airborne:
+            # A ball came down on top of another and is bouncing on it ever lower: it would
+            # roll off. Set it down on the slate beside the other ball instead (only potential
+            # energy is lost).
+            top, low = (a, b) if pa[2] >= pb[2] else (b, a)
+            if self._set_down_beside(top, low):
+                self._pair_run[key] = (0, self.now)
+                return
         if count >= _CHATTER_RUN and not airborne:
             # One ball is pushing the other (a spinning ball driving into a slower one): the
             # exact event sequence would be an endless, ever-faster run of tiny collisions
@@ -371,6 +382,32 @@ class _Run:
         self._set_motion(a, start_phase(self.now, pa, nva, nwa, self.r, self.spec))
         self._set_motion(b, start_phase(self.now, pb, nvb, nwb, self.r, self.spec))
         self._log("ball_ball", (a, b), speeds=speeds)
+
+    def _set_down_beside(self, top: _Ball, low: _Ball) -> bool:
+        """Move ``top`` onto the slate touching ``low``, if there is room; False if not."""
+        pt, vt, wt = self._state(top)
+        pl = self._state(low)[0]
+        dx, dy = pt[0] - pl[0], pt[1] - pl[1]
+        norm = math.hypot(dx, dy)
+        if norm < 1e-9:
+            dx, dy, norm = vt[0], vt[1], math.hypot(vt[0], vt[1])
+        if norm < 1e-9:
+            dx, dy, norm = 1.0, 0.0, 1.0
+        ux, uy = dx / norm, dy / norm
+        r, gap = self.r, 2.0 * self.r * (1.0 + 1e-9)
+        others = [self._state(b)[0] for b in self.balls if b is not top and b is not low]
+        for cx, cy in ((ux, uy), (-uy, ux), (uy, -ux), (-ux, -uy)):
+            x, y = pl[0] + cx * gap, pl[1] + cy * gap
+            inside = r <= x <= self.table.length - r and r <= y <= self.table.width - r
+            if inside and all(math.hypot(x - o[0], y - o[1]) >= gap for o in others):
+                self.world.place(top.name, (x, y))
+                p: Vec3 = (x, y, 0.0)
+                self._set_motion(
+                    top, start_phase(self.now, p, (vt[0], vt[1], 0.0), wt, r, self.spec)
+                )
+                self._log("land", (top,))
+                return True
+        return False
 
     def _finish_slide(self, ball: _Ball, v: Vec3, w: Vec3) -> tuple[Vec3, Vec3]:
         if ball.motion.phase != "sliding":

@@ -16,8 +16,10 @@ away from the english side, by ``atan(2.5·s·√(1−s²) / (1 + m/m_e + 2.5·(
 ``s = a/R`` (TP A.31). We rotate the horizontal velocity by that angle.
 
 An elevated cue drives the ball into the slate (``v_z = −F·sin θ / m``); the slate returns it
-with restitution ``e_slate``: a hop or a jump. Friction of the slate during the strike is not
-modelled.
+with restitution ``e_slate``: a hop or a jump — unless the cue, still moving along its axis at
+``V − F/M``, is faster along that axis than the rebounding ball, in which case it pins the ball
+(no jump; with the default constants, above about 40° for a centre hit). Friction of the slate
+during the strike is not modelled.
 """
 
 from __future__ import annotations
@@ -65,7 +67,13 @@ def strike(stroke: Stroke, radius: float, mass: float, spec: PhysicsSpec) -> tup
     if psi != 0.0:
         c, s = math.cos(psi), math.sin(psi)
         vx, vy = c * vx - s * vy, s * vx + c * vy
-    # The slate stops the downward part and returns e_slate of it.
+    # The slate stops the downward part and returns e_slate of it, unless the cue, still moving
+    # along its axis after the impact, would meet the rebounding ball again: then it pins the
+    # ball to the slate and there is no jump (why a steep massé cue does not make the ball fly,
+    # while a 10–35° cue can hop or jump it).
     up = -spec.e_slate * vz
-    vz = up if up >= spec.min_bounce_speed else 0.0
-    return (vx, vy, vz), w
+    cue_after = stroke.speed - f / spec.cue_mass
+    ball_along_cue = lin * cth * cth + up * d[2]  # (v_horizontal, up) · d, before squirt
+    if up < spec.min_bounce_speed or ball_along_cue < cue_after:
+        up = 0.0
+    return (vx, vy, up), w

@@ -89,6 +89,9 @@ class World:
         p = self._bodies[name].position
         return (p.x, p.y)
 
+    def place(self, name: BallName, pos: Point) -> None:
+        self._bodies[name].position = pos
+
     def remove(self, name: BallName) -> None:
         body = self._bodies.pop(name)
         for shape in list(body.shapes):

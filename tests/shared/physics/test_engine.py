@@ -167,7 +167,7 @@ def test_running_english_lengthens_the_rebound(speed: float) -> None:
 
 def test_jump_near_a_rail_leaves_the_table() -> None:
     # R-OFF-1: a hard jump stroke at the top cushion clears it.
-    r = simulate(MATCH, {"white": (2.6, 0.71), **PARKED}, "white", Stroke(0.0, 6.0, 0, 0, 45.0))
+    r = simulate(MATCH, {"white": (2.6, 0.71), **PARKED}, "white", Stroke(0.0, 6.0, 0, 0, 30.0))
     off = first(r, "off_table", "white")
     assert off.cushion == "top"
     assert r.final["white"] is None
@@ -179,6 +179,27 @@ def test_level_strokes_never_leave_the_table() -> None:
     r = simulate(MATCH, {"white": (2.6, 0.71), **PARKED}, "white", Stroke(0.0, 8.0, 0.3, 0.5))
     assert all(e.kind not in ("off_table", "airborne") for e in r.events)
     assert r.final["white"] is not None
+
+
+@pytest.mark.parametrize("elevation", [5.0, 10.0, 15.0])
+def test_hard_elevated_strokes_hop_but_stay_on_the_table(elevation: float) -> None:
+    # A normal elevated power stroke hops the ball; it meets the cushion still in the air and
+    # comes back, like on a real table. Only real jump strokes leave it.
+    for start in ((2.6, 0.71), (0.3, 0.71)):
+        direction = 0.0 if start[0] > 1.0 else 180.0
+        r = simulate(
+            MATCH, {"white": start, **PARKED}, "white", Stroke(direction, 8.0, 0, 0.3, elevation)
+        )
+        assert any(e.kind == "airborne" for e in r.events)
+        assert r.final["white"] is not None
+
+
+@pytest.mark.parametrize("elevation", [45.0, 60.0, 80.0])
+def test_steep_masse_cue_pins_the_ball(elevation: float) -> None:
+    r = simulate(
+        MATCH, {"white": (1.4, 0.71), **PARKED}, "white", Stroke(0.0, 6.0, 0.4, 0, elevation)
+    )
+    assert all(e.kind != "airborne" for e in r.events)
 
 
 @pytest.mark.parametrize("tip_x", [-0.5, 0.5])

@@ -42,7 +42,7 @@ def test_codec_round_trip_is_exact_and_compact() -> None:
 
 
 def test_height_of_a_jump() -> None:
-    r = simulate(MATCH, BALLS, "white", Stroke(0.0, 3.0, 0.0, 0.0, 40.0))
+    r = simulate(MATCH, BALLS, "white", Stroke(0.0, 3.0, 0.0, 0.0, 30.0))
     assert any(e.kind == "airborne" for e in r.events)
     assert max(height_at(r, "white", t / 100) for t in range(30)) > 0.01
 
