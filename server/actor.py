@@ -13,14 +13,13 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import msgpack
 
 from server.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
-from server.simulation import run_job
+from server.simulation import PhysicsPool
 from server.store import RoomRecord, Store
 from shared import rules
 from shared.protocol import ErrorCode, encode, error
@@ -82,7 +81,7 @@ class RoomActor:
         self,
         room: Room,
         store: Store,
-        executor: Executor,
+        physics: PhysicsPool,
         deliver: Callable[[tuple[ConnId, ...], bytes], None],
         membership: Callable[[ConnId, RoomActor | None], None],
         metrics: Metrics,
@@ -90,17 +89,24 @@ class RoomActor:
     ) -> None:
         self.room = room
         self.store = store
-        self.executor = executor
+        self.physics = physics
         self.deliver = deliver
         self.membership = membership
         self.metrics = metrics
         self.on_close = on_close
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self._jobs: set[asyncio.Task[None]] = set()
         self.idle_since: int | None = now_ms()  # nobody is in a new or restored room
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"room-{self.room.room_id}")
+        self.task.add_done_callback(self._ended)
+
+    def _ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("room %s stopped", self.room.room_id, exc_info=task.exception())
+            self.metrics.internal_errors += 1
 
     def post(self, item: Item) -> None:
         self.inbox.put_nowait(item)
@@ -235,22 +241,15 @@ class RoomActor:
             self._submit(job)
 
     def _submit(self, job: SimJob) -> None:
-        loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        future = loop.run_in_executor(self.executor, run_job, job)
 
-        def done(f: asyncio.Future[SimOutcome]) -> None:
-            if f.cancelled():
-                return
-            exc = f.exception()
-            outcome = (
-                SimOutcome(job.job, None, {}, [], 0.0, f"{type(exc).__name__}: {exc}")
-                if exc is not None
-                else f.result()
-            )
+        async def simulate() -> None:
+            outcome = await self.physics.run(job)
             self.post(Simulated(outcome, time.perf_counter() - started))
 
-        future.add_done_callback(done)
+        task = asyncio.create_task(simulate())
+        self._jobs.add(task)  # keep a reference until it is done (asyncio holds weak ones)
+        task.add_done_callback(self._jobs.discard)
 
     def _persist_now(self) -> None:
         try:

@@ -13,10 +13,8 @@ import contextlib
 import logging
 import secrets
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from multiprocessing import get_context
 from typing import Any
 
 import msgpack
@@ -41,7 +39,7 @@ from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.metrics import Metrics
 from server.room import ConnId, Member, Room
-from server.simulation import warm_up
+from server.simulation import PhysicsPool
 from server.store import Store
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -102,7 +100,7 @@ class GameServer:
         self.clients: dict[ConnId, Client] = {}
         self.rooms: dict[str, RoomActor] = {}
         self.store: Store | None = None
-        self.executor: Executor | None = None
+        self.physics: PhysicsPool | None = None
         self.server: Server | None = None
         self.draining = False
         self._next_conn = 0
@@ -118,18 +116,8 @@ class GameServer:
     async def start(self) -> None:
         cfg = self.config
         self.store = Store(cfg.db_path)
-        if cfg.workers > 0:
-            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
-            pool = ProcessPoolExecutor(cfg.workers, mp_context=get_context("spawn"))
-            await asyncio.gather(
-                *(
-                    asyncio.get_running_loop().run_in_executor(pool, warm_up)
-                    for _ in range(cfg.workers)
-                )
-            )
-            self.executor = pool
-        else:
-            self.executor = ThreadPoolExecutor(1, thread_name_prefix="physics")
+        self.physics = PhysicsPool(cfg.workers)
+        await self.physics.warm_up()
         now = now_ms()
         for record in self.store.open_rooms():
             try:
@@ -185,8 +173,8 @@ class GameServer:
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
+        if self.physics is not None:
+            self.physics.shutdown()
         if self.store is not None:
             self.store.close()
 
@@ -201,11 +189,11 @@ class GameServer:
 
     # Rooms -----------------------------------------------------------------------------------
     def _add_actor(self, room: Room) -> RoomActor:
-        assert self.store is not None and self.executor is not None
+        assert self.store is not None and self.physics is not None
         actor = RoomActor(
             room,
             self.store,
-            self.executor,
+            self.physics,
             self._deliver,
             self._membership,
             self.metrics,

@@ -9,7 +9,10 @@ latency and keeps a slow stroke (or a physics bug that spins) from stalling ever
 
 from __future__ import annotations
 
+import asyncio
 import time
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import get_context
 from typing import Any
 
 from server.room import SimJob, SimOutcome
@@ -52,3 +55,43 @@ def warm_up() -> bool:
     from shared.physics import engine  # noqa: F401
 
     return True
+
+
+class PhysicsPool:
+    """The executor physics runs in, replaced if a worker process dies.
+
+    A dead worker (killed by the OOM killer, a segfault in a C extension) breaks a
+    ``ProcessPoolExecutor`` for good: every later job would fail. The job that was running fails
+    (its room answers ``internal_error`` and nothing changes); the next job gets a fresh pool.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.executor = self._new()
+
+    def _new(self) -> Executor:
+        if self.workers > 0:
+            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
+            return ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
+        return ThreadPoolExecutor(1, thread_name_prefix="physics")
+
+    async def warm_up(self) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(
+            *(loop.run_in_executor(self.executor, warm_up) for _ in range(max(1, self.workers)))
+        )
+
+    async def run(self, job: SimJob) -> SimOutcome:
+        loop = asyncio.get_running_loop()
+        used = self.executor
+        try:
+            return await loop.run_in_executor(used, run_job, job)
+        except BrokenExecutor as exc:
+            broken = used
+            if broken is self.executor:  # the first job to notice replaces the pool
+                self.executor = self._new()
+                broken.shutdown(wait=False, cancel_futures=True)
+            return SimOutcome(job.job, None, {}, [], 0.0, f"physics worker died: {exc}")
+
+    def shutdown(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)

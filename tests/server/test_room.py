@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 import pytest
 
+from server.room import Member, Room
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -253,3 +255,60 @@ async def test_frozen_ball_respot_in_practice(url: str) -> None:
     snap = await ann.request(ts.Sync(), tc.Snapshot)
     w, r = snap.match["balls"]["white"], snap.match["balls"]["red"]
     assert ((w[0] - r[0]) ** 2 + (w[1] - r[1]) ** 2) ** 0.5 > 0.0625  # apart now (R-RESPOT-3C)
+
+
+# The sans-I/O core, driven by hand: no sockets, no clock, no event loop. ------------------------
+
+
+def _core() -> tuple[Room, Member, Member, Member]:
+    room = Room("r1", ts.CreateRoom(discipline="three_cushion", shot_clock_s=30), 1_000)
+    a, b, s = Member(1, "pa", "ann"), Member(2, "pb", "bob"), Member(3, "ps", "sue")
+    return room, a, b, s
+
+
+def test_core_join_start_and_hidden_lag_strokes() -> None:
+    room, a, b, s = _core()
+    room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
+    fx = room.join(a, ts.Join(room_id="r1", id=7), "h0", "tok0", 1_000)
+    joined = [m for _, m in fx.sends if isinstance(m, tc.Joined)]
+    assert [(j.seat, j.seat_token, j.re) for j in joined] == [(0, "tok0", 7)]
+    fx = room.join(b, ts.Join(room_id="r1"), "h1", "tok1", 1_100)
+    assert fx.new_match and fx.snapshot_all and room.state.phase is rules.Phase.LAG
+    # Only the joiner hears its own seat token.
+    assert all(to == (b.conn,) for to, m in fx.sends if isinstance(m, tc.Joined))
+    # R-LAG-3: a lag stroke is kept hidden; a second one from the same seat is refused.
+    fx = room.handle(a, ts.Stroke(direction=0.0, speed=0.1), 1_200)
+    assert not fx.jobs and [m.code for _, m in fx.sends if isinstance(m, tc.Call)] == ["lag_stroke"]
+    fx = room.handle(a, ts.Stroke(direction=0.0, speed=0.2, id=9), 1_300)
+    assert [(m.code, m.re) for _, m in fx.sends] == [("already_played", 9)]
+    state = room.state
+    fx = room.handle(s, ts.Stroke(direction=0.0, speed=0.2), 1_300)
+    assert [m.code for _, m in fx.sends] == ["not_a_player"] and room.state is state
+    fx = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 1_400)
+    (job,) = fx.jobs
+    assert job.kind == "lag" and set(job.strokes) == {"white", "yellow"}
+    assert job.strokes["white"].speed == 0.1 and job.received_ms == 1_400
+    # While it is simulated, the balls are moving for everyone.
+    fx = room.handle(b, ts.TimeOut(), 1_450)
+    assert [m.code for _, m in fx.sends] == ["balls_moving"]
+
+
+def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
+    from server.simulation import run_job
+
+    room, a, b, s = _core()
+    room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room.handle(a, ts.Stroke(direction=0.0, speed=0.10), 2_000)
+    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 2_000).jobs
+    out = run_job(job)
+    assert room.simulated(replace(out, job=job.job + 1), 9_000).sends == []  # stale: ignored
+    seq = room.seq
+    fx = room.simulated(out, 9_000)  # the result comes back later; the lag started at 2_000
+    (lag,) = [m for _, m in fx.sends if isinstance(m, tc.LagResult)]
+    assert lag.start_ms == 2_000 and lag.rest_ms == room.state.resting_at_ms
+    assert lag.winner == room.state.lag_winner and lag.seq == seq + 1
+    assert all(to == (a.conn, b.conn, s.conn) for to, _ in fx.sends)  # seats, then spectators
+    assert [m.seq for _, m in fx.sends] == list(range(seq + 1, seq + 1 + len(fx.sends)))
+    assert [log.kind for log in fx.strokes] == ["lag"]
