@@ -15,8 +15,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-# What a recording leaves out: bulky, and the commentary does not read it.
-UNRECORDED = ("trajectory", "events")
+# What a recording leaves out: bulky (the commentary does not read it) or secret.
+UNRECORDED = ("trajectory", "events", "token", "seat_token")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

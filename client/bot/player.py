@@ -225,5 +225,6 @@ class BotPlayer:
                 msg_id = await self.session.send("stroke", **self._last_sent[1])
                 self._last_sent = (msg_id, self._last_sent[1])
             return
-        # Anything else: the state moved on, or the stroke was bad. Look again from scratch.
-        self._forget()
+        # Anything else (already played, not our turn, the clock ran out): the match has moved
+        # on without this stroke. Keep the decision made for this moment, so the bot does not
+        # resend the same refused stroke; the next turn brings a new moment.

@@ -1,0 +1,47 @@
+"""A real server on loopback for the client tests (as tests/server does): a fresh SQLite file,
+physics in a thread of the test process."""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from server.config import ServerConfig
+from server.lobby import GameServer
+
+
+@pytest.fixture
+async def game_server(tmp_path: Path) -> AsyncIterator[GameServer]:
+    srv = GameServer(ServerConfig(port=0, db_path=str(tmp_path / "carom.db"), workers=0))
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
+@pytest.fixture
+def server_url(game_server: GameServer) -> str:
+    return f"ws://127.0.0.1:{game_server.port}/"
+
+
+@pytest.fixture(autouse=True)
+def private_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Never touch the developer's ~/.config/carom during tests."""
+    path = tmp_path / "identity.json"
+    monkeypatch.setenv("CAROM_IDENTITY", str(path))
+    return path
+
+
+@pytest.fixture(scope="session")
+def think_pool() -> Iterator[ProcessPoolExecutor]:
+    """One worker process for the bots' searches (as carom bot runs them)."""
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield pool
+    finally:
+        pool.shutdown(cancel_futures=True)

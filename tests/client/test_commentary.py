@@ -1,0 +1,72 @@
+"""The terminal spectator's text is a pure function of the messages: a recorded match (two
+level-4 bots, three-cushion to 2, ending in a draw after the equalizing inning, R-END-2)
+replays into exactly the golden text."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from client.commentary import Commentary, clock_line
+from client.state import TableState
+from client.watch import read_recording
+
+GOLDEN = Path(__file__).parent / "golden"
+RECORDING = GOLDEN / "three_cushion_equalized.jsonl"
+TEXT = GOLDEN / "three_cushion_equalized.txt"
+
+
+def test_recorded_match_replays_into_the_golden_text() -> None:
+    lines = Commentary().feed_all(read_recording(RECORDING))
+    assert "\n".join(lines) + "\n" == TEXT.read_text(encoding="utf-8")
+
+
+def test_the_golden_text_shows_what_a_spectator_needs() -> None:
+    text = TEXT.read_text(encoding="utf-8")
+    assert "Lag: Alice wins the lag (nearer)" in text  # R-LAG-2
+    assert "  Referee: Good." in text and "Referee: Miss:" in text  # R-CALL-1
+    assert "  Referee: 1 to go." in text  # R-CALL-2
+    assert "Game over: draw (equalized)" in text  # R-END-2
+    assert text.rstrip().splitlines()[-1].split() == ["Bob", "2", "4", "0.500", "2"]
+
+
+def test_carom_watch_replay_prints_the_same_text() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "client.cli", "watch", "--replay", str(RECORDING)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == TEXT.read_text(encoding="utf-8")
+
+
+def test_a_broken_recording_is_refused_with_its_line_number(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"t": "call", "seq": 1, "code": "x", "text": "ok"}\n[1, 2]\n')
+    proc = subprocess.run(
+        [sys.executable, "-m", "client.cli", "watch", "--replay", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "bad.jsonl:2" in proc.stderr
+
+
+def test_a_broadcast_seen_twice_is_printed_once() -> None:
+    c = Commentary()
+    call = {"t": "call", "seq": 1, "code": "good", "text": "Good."}
+    assert c.feed(call) == ["  Referee: Good."]
+    assert c.feed(call) == []
+
+
+def test_clock_warnings_at_ten_and_five_seconds_once_each() -> None:
+    # R-CLOCK-3: warnings at 10 s and 5 s, once per deadline.
+    st = TableState(match={"phase": "play", "shooter": 1, "deadline_ms": 100_000})
+    given: set[tuple[int, int]] = set()
+    said = [clock_line(st, now, given) for now in range(80_000, 100_000, 250)]
+    assert [s for s in said if s] == ["  Clock: 10 s left (seat 1)", "  Clock: 5 s left (seat 1)"]
+    st.match["deadline_ms"] = 200_000  # a new turn: warned again
+    assert clock_line(st, 191_000, given) == "  Clock: 10 s left (seat 1)"

@@ -1,0 +1,94 @@
+"""The headless client against a real server on loopback: hello and identity, the lobby,
+errors, the clock offset, and reconnection with rejoin."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.identity import IdentityStore
+from client.session import ServerError, Session
+
+
+async def test_hello_keeps_the_same_identity_across_runs(server_url: str, tmp_path: Path) -> None:
+    store = IdentityStore(tmp_path / "id.json")
+    async with Session(server_url, "ann", identity=store) as first:
+        player = first.state.player_id
+    assert store.load(server_url, "ann") is not None
+    async with Session(server_url, "ann", identity=store) as again:
+        assert again.state.player_id == player
+    async with Session(server_url, "ann", remember_identity=False) as stranger:
+        assert stranger.state.player_id != player
+
+
+async def test_create_join_and_spectate(server_url: str) -> None:
+    async with (
+        Session(server_url, "ann") as ann,
+        Session(server_url, "bob") as bob,
+        Session(server_url, "eve") as eve,
+    ):
+        room_id = await ann.create_room("three_cushion", distance=3)
+        assert any(r["room_id"] == room_id for r in await bob.list_rooms())
+        assert await ann.join(room_id) == 0
+        await eve.spectate(room_id)
+        assert eve.state.spectating and eve.state.seat is None
+        assert await bob.join(room_id) == 1
+        # Both seats filled: the lag opens (R-LAG-3), and everyone's tracked state shows it.
+        for s in (ann, bob, eve):
+            await _until(s, lambda st: st.phase == "lag")
+            assert s.state.room["options"]["distance"] == 3
+        assert bob.state.seat_token and bob.state.seat_token != ann.state.seat_token
+
+
+async def test_refusals_raise_server_errors_with_their_code(server_url: str) -> None:
+    async with Session(server_url, "ann") as ann:
+        with pytest.raises(ServerError) as err:
+            await ann.join("r-nowhere")
+        assert err.value.code == "no_such_room"
+        room_id = await ann.create_room("three_cushion")
+        await ann.join(room_id)
+        # A stroke before the match started is refused; the refusal comes back as an event.
+        sent = await ann.stroke(0.0, 2.0)
+        refusal = await ann.wait_for(lambda m: m.get("re") == sent, timeout=5)
+        assert refusal["t"] == "error" and refusal["code"] == "wrong_phase"
+
+
+async def test_clock_offset_is_measured(server_url: str) -> None:
+    async with Session(server_url, "ann", ping_interval=0.1) as ann:
+        await asyncio.sleep(0.5)
+        # Same machine: the server clock is ours, to within scheduling noise.
+        assert ann.state.rtt_ms is not None and ann.state.rtt_ms < 500
+        assert abs(ann.state.clock_offset_ms) < 250
+
+
+async def test_a_dropped_connection_reconnects_and_rejoins_the_seat(server_url: str) -> None:
+    async with Session(server_url, "ann") as ann, Session(server_url, "bob") as bob:
+        room_id = await ann.create_room("three_cushion")
+        await ann.join(room_id)
+        await bob.join(room_id)
+        await _until(ann, lambda st: st.phase == "lag")
+        token, player = ann.state.seat_token, ann.state.player_id
+        seen: list[dict[str, Any]] = []
+        ann.listeners.append(seen.append)
+        await ann.drop_connection()
+        await ann.wait_for(lambda m: m.get("status") == "restored", timeout=15)
+        statuses = [m.get("status") for m in seen if m.get("t") == "connection"]
+        assert statuses[:1] == ["lost"] and "restored" in statuses
+        assert (ann.state.seat, ann.state.seat_token, ann.state.player_id) == (0, token, player)
+        # The opponent saw the seat drop and come back (R-END-5 grace).
+        await _until(bob, lambda st: st.player_status.get(0, {}).get("status") == "connected")
+        # And the seat acts again: its lag stroke is accepted (R-LAG-3).
+        await ann.stroke(0.0, 3.0)
+        call = await ann.wait_for(lambda m: m.get("code") == "lag_stroke", timeout=5)
+        assert "Seat 0" in call["text"]
+
+
+async def _until(session: Session, pred: Any, timeout: float = 10.0) -> None:
+    async def loop() -> None:
+        while not pred(session.state):
+            await session.wait_for(lambda _m: True)
+
+    await asyncio.wait_for(loop(), timeout)
