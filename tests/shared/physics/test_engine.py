@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -263,3 +264,52 @@ def test_touching_balls_start_apart_and_stay_apart() -> None:
     w, y = r.final["white"], r.final["yellow"]
     assert w is not None and y is not None
     assert math.dist(w, y) >= 2 * R - 1e-9
+
+
+def test_push_ends_instead_of_an_endless_run_of_collisions() -> None:
+    # Found by Hypothesis: white, with spin, keeps driving into a slower yellow near a rail.
+    balls: dict[BallName, Point] = {
+        "white": (0.90625, 0.05859375),
+        "yellow": (1.046875, 0.05859375),
+        "red": (1.0, 1.0),
+    }
+    r = simulate(MATCH, balls, "white", Stroke(0.5, 1.0625))
+    pair = [e for e in r.events if e.kind == "ball_ball"]
+    assert len(pair) >= 8
+    assert len(r.events) < 200
+    w, y = r.final["white"], r.final["yellow"]
+    assert w is not None and y is not None
+    assert math.dist(w, y) >= 2 * R - 1e-9
+
+
+def test_ball_landing_on_a_ball_is_set_down_beside_it() -> None:
+    # Found by search: a jumped white comes down on top of yellow and bounces on it.
+    balls: dict[BallName, Point] = {
+        "white": (0.3624312159837802, 0.6036083915943251),
+        "yellow": (0.779598342673147, 0.5568022791422809),
+        "red": (0.1, 0.1),
+    }
+    stroke = Stroke(
+        353.59819305472564, 3.3823892215580207, 0, 0.24108686919968053, 29.632818259672344
+    )
+    r = simulate(MATCH, balls, "white", stroke)
+    kinds = [e.kind for e in r.events]
+    landed = kinds.index("land")
+    land = r.events[landed]
+    bounces = [e for e in r.events[:landed] if e.kind == "ball_ball" and e.t == land.t]
+    assert len(bounces) >= 5  # it was bouncing on yellow, ever lower, at one instant
+    assert math.dist(land.after["white"].pos, position_at(r, "yellow", land.t)) >= 2 * R
+    w, y = r.final["white"], r.final["yellow"]
+    assert w is not None and y is not None
+    assert math.dist(w, y) >= 2 * R - 1e-9
+
+
+def test_hard_stop_ends_the_stroke_where_the_balls_are() -> None:
+    balls: dict[BallName, Point] = {"white": (0.5, 0.5), **PARKED}
+    stroke = Stroke(30.0, 5.0, 0.3)
+    free = simulate(MATCH, balls, "white", stroke)
+    assert free.duration > 2.0
+    cut = simulate(MATCH, balls, "white", stroke, replace(S, max_time=1.5))
+    assert cut.duration == 1.5
+    assert cut.events[-1].kind == "rest"
+    assert cut.final["white"] == pytest.approx(position_at(free, "white", 1.5), abs=1e-9)
