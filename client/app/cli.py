@@ -99,9 +99,12 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
     controller.show_lobby()
     if err is not None:
         print(f"carom play: {err}", file=sys.stderr)
-        if args.screenshot is None:
+        lobby = window.current_view
+        if lobby is not None:
+            lobby.status = err  # type: ignore[attr-defined]
+        if args.screenshot is None and local is not None:
             window.close()
-            return 1
+            return 1  # the local server we started is not answering: nothing to show
     elif args.room:
         controller.send("join", room_id=args.room, password=None)
     elif args.spectate:
@@ -120,10 +123,12 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
             image.convert("RGB").save(args.screenshot)
             print(args.screenshot)
         else:
+            # With a remote URL that did not answer, the lobby stays open with the error so
+            # the player can fix the URL and connect again.
             arcade.run()
     finally:
         if controller.net is not None:
             controller.net.close()
         if not window.closed:
             window.close()
-    return 0
+    return 1 if err is not None and args.screenshot is not None else 0
