@@ -16,6 +16,7 @@ from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
 CLOCK_OK = (90, 200, 120, 255)
 CLOCK_WARN = (245, 170, 40, 255)  # R-CLOCK-3: 10 s warning
 CLOCK_DANGER = (230, 60, 50, 255)  # R-CLOCK-3: 5 s warning
+CLOCK_TIMEOUT = (110, 160, 230, 255)
 CLOCK_RADIUS = 42
 
 
@@ -89,6 +90,11 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
     title = discipline_title(model.discipline)
     if distance:
         title += f" · {distance}"
+    m = model.match or {}
+    sets = m.get("sets")
+    if isinstance(sets, int) and sets > 1:  # R-END-4
+        won = m.get("sets_won") or [0, 0]
+        title += f" · set {m.get('set', 1)} of {sets} ({won[0]}–{won[1]})"
     labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
     zone = zone_text(model)
     cloth = layout.cloth
@@ -97,9 +103,9 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
 
 def zone_text(model: GameModel) -> str:
     """R-ZONE-CALL: the object balls' shared zone, whether its restriction is armed, and
-    whether a ball straddles a line."""
+    whether a ball straddles a line; and R-END-2's equalizing inning."""
     zones = (model.match or {}).get("zones") or []
-    parts = []
+    parts = ["equalizing inning"] if (model.match or {}).get("equalizing") else []
     for z in zones:
         if not isinstance(z, dict):
             continue
@@ -120,9 +126,16 @@ def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> No
         text = {"timeout": "T/O", "over": "END", "waiting": "…"}.get(phase, "")
         labels.draw("clock", text, cx, cy, 16, DIM, "center", "center", bold=True)
         return
-    total = float(((model.room or {}).get("options") or {}).get("shot_clock_s") or 30)
+    opts = (model.room or {}).get("options") or {}
+    if phase == "timeout":  # R-TIMEOUT-1: the time-out's own countdown, in its own colour
+        total = float(opts.get("timeout_s") or 60)
+        col = CLOCK_TIMEOUT
+        labels.draw("clock_to", "time-out", cx, cy - 24, 9, DIM, "center", "center")
+    else:
+        total = float(opts.get("shot_clock_s") or 30)
+        col = clock_colour(left)
+        labels.draw("clock_to", "", cx, cy - 24, 9, DIM, "center", "center")
     frac = max(0.0, min(1.0, left / total))
-    col = clock_colour(left)
     if frac > 0:
         # Drains clockwise from twelve o'clock.
         arcade.draw_arc_outline(

@@ -318,7 +318,12 @@ class GameModel:
     def seconds_left(self) -> float | None:
         """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running."""
         d = (self.match or {}).get("deadline_ms")
-        if not isinstance(d, int | float) or self.phase not in ("lag", "play", "break_choice"):
+        if not isinstance(d, int | float) or self.phase not in (
+            "lag",
+            "play",
+            "break_choice",
+            "timeout",
+        ):
             return None
         if self.animating():
             return None

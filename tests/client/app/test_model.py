@@ -149,3 +149,29 @@ def test_cue_ball_follows_the_breaker() -> None:
     assert m.cue_ball(0) == "white" and m.cue_ball(1) == "yellow"
     m.match = {**(m.match or {}), "white_seat": 1}
     assert m.cue_ball(0) == "yellow" and m.cue_ball(1) == "white"
+
+
+def test_r_timeout_1_the_clock_shows_the_time_out_while_it_runs() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    m.apply(
+        {"t": "turn", "seq": 2, "shooter": 0, "phase": "timeout", "deadline_ms": NOW_MS + 60_000}
+    )
+    assert m.phase == "timeout"
+    assert m.seconds_left() == pytest.approx(60.0)
+    clock.ms += 45_000
+    assert m.seconds_left() == pytest.approx(15.0)
+
+
+def test_nothing_counts_down_while_the_balls_roll() -> None:
+    """R-CLOCK-1: the shot clock starts when all balls are at rest."""
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    m.apply(stroke_msg(NOW_MS))
+    assert m.animating() and m.seconds_left() is None
+
+
+def test_connection_trouble_is_announced() -> None:
+    m = seated(Clock(NOW_MS))
+    m.apply({"t": "connection", "status": "lost"})
+    assert m.active_calls()[-1].text == "Connection lost"
