@@ -366,7 +366,7 @@ class GameModel:
         elif t == "rooms":
             self.rooms = [dict(r) for r in msg.get("rooms") or []]
         elif t == "snapshot":
-            live = msg.get("stroke") or msg.get("last_stroke")
+            live = msg.get("in_motion") or msg.get("stroke") or msg.get("last_stroke")
             if isinstance(live, Mapping) and live.get("trajectory") is not None:
                 start = float(live.get("start_ms", 0))
                 if start > 0:

@@ -1,0 +1,121 @@
+"""Players and spectators see the same ball at the same server moment, and a spectator who
+arrives mid-stroke picks the stroke up where it is (DESIGN.md "Life of a stroke" 5).
+
+Real server (``python -m server`` on loopback, real SQLite file), the window's own network
+bridge (the client library's background session) and game model; no window needed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from client.app.bridge import Bridge
+from client.app.model import GameModel
+
+
+@pytest.fixture
+def server_url(tmp_path: Path) -> Iterator[str]:
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "--port",
+            "0",
+            "--db",
+            str(tmp_path / "carom.db"),
+            "--log-level",
+            "WARNING",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("carom server listening on "), line
+        yield line.split()[-1]
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+class Window:
+    """What a window does each frame, minus the drawing: drain the bridge into the model."""
+
+    def __init__(self, url: str, name: str) -> None:
+        self.bridge = Bridge(url, name)
+        self.bridge.start()
+        self.model = GameModel()
+        self.seen: list[dict[str, Any]] = []
+
+    def pump(self) -> None:
+        self.model.clock_offset_ms = self.bridge.clock_offset_ms
+        for msg in self.bridge.drain():
+            self.seen.append(msg)
+            self.model.apply(msg)
+
+    def until(self, cond: Callable[[], bool], timeout: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump()
+            if cond():
+                return
+            time.sleep(1 / 60)
+        raise AssertionError(f"timed out; last messages: {[m.get('t') for m in self.seen[-8:]]}")
+
+
+def test_a_spectator_arriving_mid_stroke_sees_the_rest_of_it_in_step_with_the_player(
+    server_url: str,
+) -> None:
+    player = Window(server_url, "player")
+    try:
+        player.bridge.send({"t": "create_room", "discipline": "three_cushion", "practice": True})
+        player.until(lambda: any(m.get("t") == "room_created" for m in player.seen))
+        room_id = next(m["room_id"] for m in player.seen if m.get("t") == "room_created")
+        player.bridge.send({"t": "join", "room_id": room_id})
+        player.until(lambda: player.model.my_turn)
+        # A long, hard stroke along the table: several seconds of rolling.
+        player.bridge.send(
+            {
+                "t": "stroke",
+                "direction": 80.0,
+                "speed": 6.0,
+                "tip_x": 0.0,
+                "tip_y": 0.3,
+                "elevation": 0.0,
+            }
+        )
+        player.until(lambda: player.model.animation is not None)
+        time.sleep(0.4)
+
+        spectator = Window(server_url, "watcher")
+        try:
+            spectator.bridge.send({"t": "spectate", "room_id": room_id})
+            spectator.until(lambda: spectator.model.room is not None)
+            anim = spectator.model.animation
+            assert anim is not None, "the snapshot should carry the stroke in motion"
+            assert spectator.model.spectating
+            now = spectator.model.now_ms()
+            assert 0.3 < anim.t_at(now) < anim.motion.duration  # mid-stroke, not from the start
+            mine = player.model.animation
+            assert mine is not None
+            assert anim.start_ms == mine.start_ms
+            # Same server moment, same ball, same place: on both screens.
+            for t in (anim.t_at(now), anim.t_at(now) + 0.5, anim.motion.duration):
+                assert anim.motion.poses(t) == mine.motion.poses(t)
+        finally:
+            spectator.bridge.close()
+    finally:
+        player.bridge.close()
