@@ -224,6 +224,7 @@ class LobbyView(arcade.View):
             buttons = self.buttons
         for b in buttons:
             b.draw(lb)
+        lb.flush()
 
     def draw_rooms(self) -> None:
         lb = self.labels
@@ -248,10 +249,6 @@ class LobbyView(arcade.View):
                 else "not connected: enter a server URL and press Connect"
             )
             lb.draw("empty", msg, r.cx, r.cy, 13, DIM, "center", "center")
-        for n in range(len(rooms), getattr(self, "_drawn_rows", 0)):
-            for i in range(len(cols)):
-                lb.draw(f"cell{n}.{i}", "", 0, 0)
-        self._drawn_rows = len(rooms)
         for n, room in enumerate(rooms[: int((r.height - 40) // ROOM_ROW)]):
             y = r.top - 50 - n * ROOM_ROW
             if n == self.selected:

@@ -1,14 +1,13 @@
-"""Drawing the table, the balls, the cue and the aim line with arcade.
+"""Drawing the table, the cue and the aim line with arcade (the balls: ``ball_sprites``).
 
 The static table (rails, cloth, diamonds, spots, zone lines) is built once per layout into a
-``ShapeElementList`` so a frame costs a single draw call for it; the balls and the cue are drawn
+``ShapeElementList`` so a frame costs a single draw call for it; the cue and aim line are drawn
 each frame from the model's poses.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 
 import arcade
 from arcade.shape_list import (
@@ -22,7 +21,7 @@ from arcade.shape_list import (
 
 from client.app.aim import AimState, Contact
 from client.app.layout import CUSHION_WIDTH, TableLayout
-from client.app.motion import BallPose, rotate
+from client.app.motion import BallPose
 from client.app.zones import zone_lines
 from shared.table import BallName
 
@@ -115,52 +114,6 @@ def build_table(
     return shapes
 
 
-def draw_shadows(layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
-    r = layout.ball_radius_px
-    for pose in poses.values():
-        sx, sy = layout.to_screen(pose.x, pose.y)
-        lift = layout.length_px(pose.z)
-        # Light from above and to the upper left: the shadow falls down-right, softer and
-        # further away when the ball is in the air.
-        ox, oy = sx + 0.28 * r + 0.7 * lift, sy - 0.32 * r - 0.7 * lift
-        for k, alpha in ((1.35, 22), (1.18, 30), (1.02, 44)):
-            arcade.draw_ellipse_filled(ox, oy, 2 * k * r, 1.8 * k * r, (0, 0, 0, alpha))
-
-
-def draw_ball(layout: TableLayout, ball: BallName, pose: BallPose) -> None:
-    sx, sy = layout.to_screen(pose.x, pose.y)
-    # Airborne balls look a touch bigger (closer to the camera).
-    r = layout.ball_radius_px * (1.0 + min(0.3, pose.z * 3.0))
-    base = BALL_COLOURS[ball]
-    arcade.draw_circle_filled(sx, sy, r, base)
-    mark = MARK_COLOURS[ball]
-    for m in MARKS:
-        px, py, pz = rotate(pose.orientation, m)
-        if pz <= 0.05:
-            continue
-        # A mark near the limb is seen edge-on: shrink it with the cosine of its tilt.
-        size = r * MARK_SIZE * (0.35 + 0.65 * pz)
-        arcade.draw_ellipse_filled(
-            sx + px * r * 0.92,
-            sy + py * r * 0.92,
-            2 * size * max(0.35, pz),
-            2 * size,
-            mark,
-            tilt_angle=-math.degrees(math.atan2(py, px)) if (px or py) else 0.0,
-        )
-    # Shading: a darker rim and a specular highlight toward the light.
-    arcade.draw_circle_outline(sx, sy, r - 0.8, (0, 0, 0, 60), 1.6)
-    arcade.draw_circle_filled(sx - 0.38 * r, sy + 0.38 * r, 0.24 * r, (255, 255, 255, 150))
-    arcade.draw_circle_filled(sx - 0.38 * r, sy + 0.38 * r, 0.12 * r, (255, 255, 255, 200))
-
-
-def draw_balls(layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
-    draw_shadows(layout, poses)
-    # Lower balls first so a jumping ball is drawn over the others.
-    for ball, pose in sorted(poses.items(), key=lambda kv: kv[1].z):
-        draw_ball(layout, ball, pose)
-
-
 def draw_aim(layout: TableLayout, cue: BallPose, contact: Contact) -> None:
     a = layout.to_screen(cue.x, cue.y)
     g = layout.to_screen(*contact.point)
@@ -186,10 +139,10 @@ def draw_aim(layout: TableLayout, cue: BallPose, contact: Contact) -> None:
         ox, oy = contact.object_dir
         length = layout.length_px(0.25)
         arcade.draw_line(
-            g[0] + ox * 2 * r,
-            g[1] + oy * 2 * r,
-            g[0] + ox * (2 * r + length),
-            g[1] + oy * (2 * r + length),
+            g[0] + ox * 3 * r,  # from the object ball's far edge, not across it
+            g[1] + oy * 3 * r,
+            g[0] + ox * (3 * r + length),
+            g[1] + oy * (3 * r + length),
             (255, 230, 120, 200),
             2,
         )

@@ -91,7 +91,7 @@ class ReplayView(arcade.View):
         self.clear()
         layout = self.scene.layout_for(self.model, self.window.width, self.window.height)
         self.scene.draw_table(self.model, layout)
-        render.draw_balls(layout, self.model.poses())
+        self.scene.draw_balls(layout, self.model.poses())
         lb = self.scene.labels
         hud.draw_scoreboard(layout, self.model, lb)
         hud.draw_banners(layout, self.model, lb)
@@ -106,6 +106,7 @@ class ReplayView(arcade.View):
             ],
             c,
         )
+        lb.flush()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         k = arcade.key

@@ -124,6 +124,7 @@ class ResultsView(arcade.View):
         lb.draw("status", self.status, 40, 110, 12, DIM)
         for b in self.buttons:
             b.draw(lb)
+        lb.flush()
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         for b in self.buttons:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import arcade
@@ -10,6 +11,7 @@ from arcade.shape_list import Shape, ShapeElementList
 
 from client.app import hud, render
 from client.app.aim import AimState, first_contact, heading_to
+from client.app.ball_sprites import BallSprites
 from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
@@ -33,6 +35,7 @@ class TableScene:
         self._shapes: ShapeElementList[Shape] | None = None
         self._shapes_key: tuple[Any, ...] | None = None
         self.layout: TableLayout | None = None
+        self._balls: BallSprites | None = None
 
     def layout_for(self, model: GameModel, width: int, height: int) -> TableLayout:
         spec = model.table
@@ -52,6 +55,13 @@ class TableScene:
             self._shapes = render.build_table(layout, model.discipline, leg)
             self._shapes_key = key
         self._shapes.draw()
+
+    def draw_balls(self, layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
+        if self._balls is None or self._balls.layout != layout:
+            self._balls = BallSprites(
+                layout, render.BALL_COLOURS, render.MARK_COLOURS, render.MARKS, render.MARK_SIZE
+            )
+        self._balls.draw(poses)
 
 
 class TableView(arcade.View):
@@ -178,7 +188,7 @@ class TableView(arcade.View):
             ball, (px, py) = self.placing
             poses = {**poses, ball: resting_pose(px, py, poses[ball].orientation)}
         self.drawn_poses = poses  # what this frame shows (tests and captures read it)
-        render.draw_balls(layout, poses)
+        self.scene.draw_balls(layout, poses)
         labels = self.scene.labels
         aiming = self.can_aim()
         if aiming:
@@ -200,6 +210,7 @@ class TableView(arcade.View):
         self.buttons = self.prompt_buttons()
         for b in self.buttons:
             b.draw(labels)
+        labels.flush()
         self.controller.drawn(self)
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:

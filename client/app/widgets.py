@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import arcade
+import pyglet
 
 from client.app.layout import Rect
 
@@ -27,11 +28,18 @@ FONT = ("DejaVu Sans", "Liberation Sans", "Arial")
 
 
 class Labels:
-    """One ``arcade.Text`` per key, updated only when something changed."""
+    """One ``arcade.Text`` per key, updated only when something changed, all in one batch.
+
+    ``draw`` places (or updates) a label for this frame; ``flush`` at the end of the frame hides
+    the labels not placed this frame and draws every visible one in a single batch draw, so
+    text is drawn over everything else in the frame.
+    """
 
     def __init__(self) -> None:
         self._cache: dict[str, arcade.Text] = {}
         self._args: dict[str, tuple[Any, ...]] = {}
+        self._used: set[str] = set()
+        self.batch = pyglet.graphics.Batch()
 
     def draw(
         self,
@@ -58,6 +66,7 @@ class Labels:
                 anchor_y=anchor_y,
                 bold=bold,
                 font_name=FONT,
+                batch=self.batch,
             )
             self._cache[key] = label
         elif self._args[key] != args:
@@ -77,8 +86,23 @@ class Labels:
             if old[7] != bold:
                 label.bold = bold
         self._args[key] = args
-        label.draw()
+        if key not in self._used:
+            self._used.add(key)
+            if not label.visible:
+                label.visible = True
         return label
+
+    def text(self, key: str) -> str | None:
+        """The text of a label shown this frame (None when it is not shown)."""
+        label = self._cache.get(key)
+        return label.text if label is not None and label.visible else None
+
+    def flush(self) -> None:
+        for key, label in self._cache.items():
+            if key not in self._used and label.visible:
+                label.visible = False
+        self._used.clear()
+        self.batch.draw()
 
 
 def draw_panel(r: Rect, color: Color = PANEL) -> None:

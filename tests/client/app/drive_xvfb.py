@@ -97,7 +97,7 @@ def step(dt: float) -> None:
                 "balls": {b: list(p) for b, p in m.resting_balls().items()},
                 "innings": m.stat("innings", 0, 0),
                 "score": m.stat("score", 0, 0),
-                "hud": view.scene.labels._cache["stats0"].text,  # type: ignore[union-attr]
+                "hud": view.scene.labels.text("stats0"),  # type: ignore[union-attr]
             }
             state["phase"] = "aim"
     elif phase == "aim":
@@ -136,7 +136,7 @@ def step(dt: float) -> None:
             "balls": {b: list(p) for b, p in m.resting_balls().items()},
             "innings": m.stat("innings", 0, 0),
             "score": m.stat("score", 0, 0),
-            "hud": view.scene.labels._cache["stats0"].text,  # type: ignore[union-attr]
+            "hud": view.scene.labels.text("stats0"),  # type: ignore[union-attr]
         }
         finish(True)
 
