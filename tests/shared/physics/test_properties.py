@@ -16,6 +16,7 @@ from shared.physics import (
     encode_trajectory,
     position_at,
     simulate,
+    simulate_lag,
     state_at,
 )
 from shared.table import BALLS, MATCH, TABLES, BallName, Point, TableSpec
@@ -144,3 +145,26 @@ def test_trajectory_matches_event_positions(balls: dict[BallName, Point], stroke
     for name, p in r.final.items():
         if p is not None:
             assert math.dist(position_at(wire, name, r.duration + 5.0), p) <= 0.001
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@given(layouts(), strokes(), strokes())
+def test_lag_runs_both_balls_and_keeps_the_invariants(
+    balls: dict[BallName, Point], white: Stroke, yellow: Stroke
+) -> None:
+    # R-LAG-3: two struck balls from t = 0, the red on the table too.
+    r = simulate_lag(MATCH, balls, {"white": white, "yellow": yellow})
+    assert [e.balls for e in r.events if e.kind == "strike"] == [("white",), ("yellow",)]
+    last = energy(r, 0.0)
+    for e in r.events:
+        if e.t == 0.0 and e.kind in ("strike", "airborne"):
+            continue
+        now = energy(r, e.t)
+        assert now <= last * (1 + 1e-9) + 1e-12
+        last = now
+        for name, state in e.after.items():
+            assert math.dist(position_at(r, name, e.t), state.pos) <= 0.001
+    on_table = [p for p in r.final.values() if p is not None]
+    for i, p in enumerate(on_table):
+        for q in on_table[i + 1 :]:
+            assert math.dist(p, q) >= 2 * MATCH.ball_radius - 1e-9
