@@ -128,14 +128,17 @@ def c_only_fixed_step(table: TableSpec, seconds: float, dt: float = 1e-3) -> Non
         space.step(dt)
 
 
-def corner_five(first_rail: float, speed: float = 2.5, english: float = 0.4) -> float | None:
+def corner_five(
+    first_rail: float, speed: float = 2.5, english: float = 0.4
+) -> tuple[float, float] | None:
     """Third-rail diamond reached by a corner-5 three-rail shot (Alciatore TP 7.2).
 
     The cue ball's line runs from origin 5 (the near corner, on the diamond line) through
     diamond ``first_rail`` of the first long rail (counted from the far end), with running
     english; the system says it reaches diamond ``5 - first_rail`` of the third rail. Lines
-    through the diamonds are 8 cm outside the cushion noses. None if the ball misses the
-    right-top-left rail sequence.
+    through the diamonds are 8 cm outside the cushion noses. Returns the third-rail diamond
+    read where the ball touches the cushion and where its path crosses the diamond line; None
+    if the ball misses the right-top-left rail sequence.
     """
     length, width, rad = MATCH.length, MATCH.width, MATCH.ball_radius
     dia, off = length / 8, 0.08
@@ -161,7 +164,7 @@ def corner_five(first_rail: float, speed: float = 2.5, english: float = 0.4) -> 
     x0, y0 = before.after["white"].pos
     x1, y1 = third.after["white"].pos
     k = (width + off - y0) / (y1 - y0)
-    return (length - (x0 + k * (x1 - x0))) / dia
+    return (length - x1) / dia, (length - (x0 + k * (x1 - x0))) / dia
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -194,8 +197,12 @@ def run() -> list[str]:
     ours_per_s = sum(cpu_ms) / sum(sim_s)
     corner = []
     for first in (1.0, 1.5, 2.0, 2.5, 3.0):
-        third = corner_five(first)
-        corner.append(f"{first:g}->{third:.2f} ({5 - first:g})" if third else f"{first:g}->miss")
+        third = corner_five(first, english=0.3)
+        corner.append(
+            f"{first:g}->{third[0]:.2f}/{third[1]:.2f} ({5 - first:g})"
+            if third
+            else f"{first:g}->miss"
+        )
     base_per_s = sum(base_ms) / sum(base_s)
     same = cpu_ms[:BASELINE_STROKES]
     return [
@@ -214,8 +221,8 @@ def run() -> list[str]:
         f"floor of any 1 kHz fixed step (pymunk C integrator alone, 3 bodies, no Python per "
         f"step): {c_per_s:.2f} ms per simulated second = "
         f"{c_per_s * statistics.median(sim_s):.1f} ms for a median stroke",
-        "corner-5 system check (running english 0.4, 2.5 m/s; first rail -> third rail "
-        "reached (system)): " + ", ".join(corner),
+        "corner-5 system (running english 0.3, 2.5 m/s): first rail -> third rail at the "
+        "cushion/at the diamond line (system): " + ", ".join(corner),
         f"ratio baseline/event engine: {base_per_s / ours_per_s:.0f}x per simulated second, "
         f"{sum(base_ms) / sum(same):.0f}x on the same {BASELINE_STROKES} strokes",
     ]
