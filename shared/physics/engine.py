@@ -42,6 +42,13 @@ _PLACEMENT_SLACK: Final = 1e-9  # m
 _CHATTER_RUN: Final = 8
 _CHATTER_GAP: Final = 1e-3  # s
 
+# The event logged when a phase ends, by the phase that follows (any stop is "spin_to_rest").
+_PHASE_EVENT: Final[dict[str, EventKind]] = {
+    "rolling": "slide_to_roll",
+    "spinning": "roll_to_spin",
+    "stationary": "spin_to_rest",
+}
+
 _INWARD: Final[dict[CushionName, tuple[float, float]]] = {
     "bottom": (1.0, 0.0),
     "top": (-1.0, 0.0),
@@ -169,15 +176,16 @@ class _Run:
         vx, vy, _ = s.vel
         hx, hy = 0.5 * s.acc[0], 0.5 * s.acc[1]
         best: tuple[float, CushionName] | None = None
-        for name, coeffs in (
-            ("bottom", (x - r, vx, hx)),
+        gaps: tuple[tuple[CushionName, tuple[float, float, float]], ...] = (
+            ("bottom", (x - r, vx, hx)),  # distance of the centre from its contact line
             ("top", (length - r - x, -vx, -hx)),
             ("right", (y - r, vy, hy)),
             ("left", (width - r - y, -vy, -hy)),
-        ):
+        )
+        for name, coeffs in gaps:
             tau = first_down_crossing(coeffs, horizon)
             if tau is not None and (best is None or s.t0 + tau < best[0]):
-                best = (s.t0 + tau, name)  # type: ignore[assignment]
+                best = (s.t0 + tau, name)
         return best
 
     def _pair_hit(self, a: _Ball, b: _Ball, horizon: float) -> float | None:
@@ -285,12 +293,7 @@ class _Run:
             if bounced:
                 self._log("airborne", (ball,))
         elif m.end != "wz":
-            kind: EventKind = {
-                "rolling": "slide_to_roll",
-                "spinning": "roll_to_spin",
-                "stationary": "spin_to_rest",
-            }.get(new.phase, "slide_to_roll")  # type: ignore[assignment]
-            self._log(kind, (ball,))
+            self._log(_PHASE_EVENT.get(new.phase, "slide_to_roll"), (ball,))
 
     def _cushion(self, ball: _Ball) -> None:
         assert ball.cushion_hit is not None
