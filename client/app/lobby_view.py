@@ -137,7 +137,13 @@ class LobbyView(arcade.View):
             ),
             Button("practice", "Practice", Rect(40 + 3 * (bw + 16), 40, bw, bh), self.practice),
             Button("refresh", "Refresh", Rect(40 + 4 * (bw + 16), 40, bw, bh), self.refresh),
+            Button("replays", "Replays…", Rect(40 + 5 * (bw + 16), 40, bw, bh), self.open_matches),
         ]
+        self.match_buttons = [
+            Button("watch", "Watch replay", Rect(40, 40, 200, bh), self.watch),
+            Button("back", "Back to rooms", Rect(256, 40, 170, bh), self.close_matches),
+        ]
+        self.browsing = False  # the finished-matches list instead of the rooms
         self.dialog_buttons = [
             Button("do_create", "Create and join", Rect(40, 40, 200, bh), self.create),
             Button("cancel", "Cancel", Rect(256, 40, 150, bh), self.close_create),
@@ -179,6 +185,24 @@ class LobbyView(arcade.View):
             pw = self.room_password.value or None
             self.controller.send("spectate", room_id=room["room_id"], password=pw)
 
+    def open_matches(self) -> None:
+        self.browsing = True
+        self.selected = None
+        if self.controller.net is not None:
+            self.controller.send("list_matches", limit=50)
+
+    def close_matches(self) -> None:
+        self.browsing = False
+        self.selected = None
+
+    def watch(self) -> None:
+        matches = self.controller.model.matches
+        if self.selected is None or not 0 <= self.selected < len(matches):
+            self.status = "select a match first"
+            return
+        self.controller.send("get_replay", match_id=int(matches[self.selected]["match_id"]))
+        self.status = "fetching the replay…"
+
     def open_create(self) -> None:
         self.creating = CreateDialog(40, self.window.height - 150)
 
@@ -198,7 +222,7 @@ class LobbyView(arcade.View):
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
         self.since_refresh += delta_time
-        if self.since_refresh >= REFRESH_S and self.creating is None:
+        if self.since_refresh >= REFRESH_S and self.creating is None and not self.browsing:
             self.refresh()
         err = self.controller.model.last_error
         if err is not None:
@@ -218,6 +242,9 @@ class LobbyView(arcade.View):
             lb.draw("ctitle", "New room", 40, h - 140, 16, TEXT, bold=True)
             self.creating.draw(lb)
             buttons = buttons + self.dialog_buttons
+        elif self.browsing:
+            self.draw_matches()
+            buttons = buttons + self.match_buttons
         else:
             self.draw_rooms()
             self.room_password.draw(lb)
@@ -269,6 +296,61 @@ class LobbyView(arcade.View):
             for i, ((_, dx), text) in enumerate(zip(cols, cells, strict=True)):
                 lb.draw(f"cell{n}.{i}", text, r.left + 14 + dx, y, 12, TEXT)
 
+    def draw_matches(self) -> None:
+        lb = self.labels
+        r = self.list_rect
+        draw_panel(r, PANEL)
+        cols = (
+            ("Match", 0),
+            ("Discipline", 120),
+            ("Players", 340),
+            ("Score", 700),
+            ("Strokes", 820),
+            ("Result", 940),
+        )
+        for i, (title, dx) in enumerate(cols):
+            lb.draw(f"mhdr{i}", title, r.left + 14 + dx, r.top - 22, 12, DIM, bold=True)
+        matches = self.controller.model.matches
+        if not matches:
+            lb.draw(
+                "mempty",
+                "no finished matches on this server yet",
+                r.cx,
+                r.cy,
+                13,
+                DIM,
+                "center",
+                "center",
+            )
+        for n, m in enumerate(matches[: int((r.height - 40) // ROOM_ROW)]):
+            y = r.top - 50 - n * ROOM_ROW
+            if n == self.selected:
+                arcade.draw_lrbt_rectangle_filled(
+                    r.left + 4, r.right - 4, y - 10, y + 18, (60, 80, 120, 255)
+                )
+            players = [str(p) if p else "–" for p in (m.get("players") or [])]
+            sheet = m.get("scoresheet") or {}
+            lines = sheet.get("match") if isinstance(sheet, dict) else None
+            score = "–"
+            if isinstance(lines, list) and len(lines) == 2:
+                score = f"{lines[0].get('points', 0)}–{lines[1].get('points', 0)}"
+            winner = m.get("winner")
+            result = (
+                f"{players[winner]} won"
+                if isinstance(winner, int) and winner < len(players)
+                else str(m.get("reason") or "draw").replace("_", " ")
+            )
+            cells = (
+                f"#{m.get('match_id')}",
+                discipline_title(str(m.get("discipline", "?"))),
+                " v ".join(players),
+                score,
+                str(m.get("strokes", "?")),
+                result,
+            )
+            for i, ((_, dx), text) in enumerate(zip(cols, cells, strict=True)):
+                lb.draw(f"mcell{n}.{i}", text, r.left + 14 + dx, y, 12, TEXT)
+
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         for f in self.fields:
             f.focused = f.rect.contains(x, y)
@@ -277,16 +359,18 @@ class LobbyView(arcade.View):
                 return
             self.creating.click(x, y, button)
             return
-        if any(b.click(x, y) for b in self.buttons):
+        active = self.buttons[:1] + self.match_buttons if self.browsing else self.buttons
+        if any(b.click(x, y) for b in active):
             return
         r = self.list_rect
+        rows = self.controller.model.matches if self.browsing else self.controller.model.rooms
         if r.contains(x, y):
             n = int((r.top - 50 + 18 - y) // ROOM_ROW)
-            if 0 <= n < len(self.controller.model.rooms):
+            if 0 <= n < len(rows):
                 self.selected = n
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        for b in self.buttons + self.dialog_buttons:
+        for b in self.buttons + self.dialog_buttons + self.match_buttons:
             b.hover = b.rect.contains(x, y)
 
     def _typing(self) -> list[TextField]:
@@ -305,5 +389,6 @@ class LobbyView(arcade.View):
                 f.backspace()
         elif symbol in (arcade.key.ENTER, arcade.key.RETURN) and self.url.focused:
             self.connect()
-        elif symbol == arcade.key.ESCAPE and self.creating is not None:
+        elif symbol == arcade.key.ESCAPE:
             self.creating = None
+            self.browsing = False

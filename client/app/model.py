@@ -94,6 +94,7 @@ class GameModel:
     state: TableState = field(default_factory=TableState)
     name: str = ""
     rooms: list[dict[str, Any]] = field(default_factory=list)
+    matches: list[dict[str, Any]] = field(default_factory=list)  # finished, for replays
     animation: Animation | None = None
     calls: list[Call] = field(default_factory=list)
     orientations: dict[BallName, Quat] = field(default_factory=dict)
@@ -365,6 +366,8 @@ class GameModel:
             self.state.player_id = msg.get("player_id")
         elif t == "rooms":
             self.rooms = [dict(r) for r in msg.get("rooms") or []]
+        elif t == "matches":
+            self.matches = [dict(m) for m in msg.get("matches") or [] if isinstance(m, Mapping)]
         elif t == "snapshot":
             live = msg.get("in_motion") or msg.get("stroke") or msg.get("last_stroke")
             if isinstance(live, Mapping) and live.get("trajectory") is not None:

@@ -200,7 +200,7 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
 
 
 # Other screens ---------------------------------------------------------------------------------
-SCREENS = ("lobby", "create_room", "results", "replay")
+SCREENS = ("lobby", "create_room", "matches", "results", "replay")
 
 DEMO_ROOMS: list[dict[str, Any]] = [
     {
@@ -229,6 +229,29 @@ DEMO_ROOMS: list[dict[str, Any]] = [
         "spectators": 2,
         "phase": "lag",
         "private": True,
+    },
+]
+
+DEMO_MATCHES: list[dict[str, Any]] = [
+    {
+        "match_id": 3,
+        "room_id": "r7",
+        "discipline": "three_cushion",
+        "players": ["Caudron", "Jaspers"],
+        "winner": 0,
+        "reason": "distance",
+        "strokes": 61,
+        "scoresheet": {"match": [{"points": 25}, {"points": 19}]},
+    },
+    {
+        "match_id": 2,
+        "room_id": "r5",
+        "discipline": "balkline_71_2",
+        "players": ["kim", "ana"],
+        "winner": None,
+        "reason": "innings_limit",
+        "strokes": 140,
+        "scoresheet": {"match": [{"points": 80}, {"points": 80}]},
     },
 ]
 

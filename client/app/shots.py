@@ -21,6 +21,7 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
     from client.app.replay_view import ReplayView
     from client.app.results_view import ResultsView
     from client.app.scenes import (
+        DEMO_MATCHES,
         DEMO_ROOMS,
         NOW_MS,
         SCREENS,
@@ -35,13 +36,16 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
     for name in names:
         view: arcade.View
         if name in SCREENS:
-            if name in ("lobby", "create_room"):
+            if name in ("lobby", "create_room", "matches"):
                 controller = Controller(window)
                 controller.model.rooms = list(DEMO_ROOMS)
+                controller.model.matches = list(DEMO_MATCHES)
                 lobby = LobbyView(controller)
-                lobby.selected = 0
                 if name == "create_room":
                     lobby.open_create()
+                elif name == "matches":
+                    lobby.open_matches()
+                lobby.selected = 0
                 view = lobby
             elif name == "results":
                 controller = Controller(window, results_model())

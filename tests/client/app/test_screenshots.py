@@ -199,6 +199,14 @@ def test_lobby_lists_rooms_with_the_selection_and_its_actions(
         )  # picker border
 
 
+def test_lobby_browses_finished_matches_for_replays(shots: dict[str, Image.Image]) -> None:
+    img = shots["matches"]
+    assert close(px(img, 1000, H - 194), (60, 80, 120), 10)  # match #3 selected
+    row = (40, H - 204, 1240, H - 184)
+    assert count_colour(img, row, (235, 238, 242)) > 200  # its cells are written
+    assert close(px(img, 48, H - 740), BUTTON, 10)  # "Watch replay"
+
+
 def test_results_show_the_winner_and_the_scoresheet(shots: dict[str, Image.Image]) -> None:
     img = shots["results"]
     assert count_colour(img, (40, H - 80, 400, H - 20), (255, 196, 60)) > 300  # "… wins"

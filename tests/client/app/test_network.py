@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from client.app.bridge import Bridge
-from client.app.model import GameModel
+from client.app.model import GameModel, trajectory_segments
 
 
 @pytest.fixture
@@ -119,3 +119,50 @@ def test_a_spectator_arriving_mid_stroke_sees_the_rest_of_it_in_step_with_the_pl
             spectator.bridge.close()
     finally:
         player.bridge.close()
+
+
+def test_a_finished_match_is_listed_and_its_replay_decodes_for_the_replay_view(
+    server_url: str,
+) -> None:
+    a, b = Window(server_url, "ana"), Window(server_url, "kim")
+    try:
+        a.bridge.send({"t": "create_room", "discipline": "three_cushion"})
+        a.until(lambda: any(m.get("t") == "room_created" for m in a.seen))
+        room_id = next(m["room_id"] for m in a.seen if m.get("t") == "room_created")
+        a.bridge.send({"t": "join", "room_id": room_id})
+        a.until(lambda: a.model.seat is not None)
+        b.bridge.send({"t": "join", "room_id": room_id})
+        for w in (a, b):
+            w.until(lambda w=w: w.model.phase == "lag" and w.model.my_turn)
+            w.bridge.send(
+                {
+                    "t": "stroke",
+                    "direction": 0.0,
+                    "speed": 1.5,
+                    "tip_x": 0.0,
+                    "tip_y": 0.0,
+                    "elevation": 0.0,
+                }
+            )
+        a.until(lambda: any(m.get("t") == "lag_result" for m in a.seen))
+        assert a.model.animation is not None  # the lag is animated too (both balls)
+        assert set(a.model.animation.motion.paths) >= {"white", "yellow"}
+        b.bridge.send({"t": "concede"})
+        a.until(lambda: a.model.game_over is not None)
+        over = a.model.game_over
+        assert over is not None and over["winner"] == a.model.seat
+        match_id = over["match_id"]
+
+        a.bridge.send({"t": "list_matches", "limit": 5})
+        a.until(lambda: any(m.get("match_id") == match_id for m in a.model.matches))
+        a.bridge.send({"t": "get_replay", "match_id": match_id})
+        a.until(lambda: any(m.get("t") == "replay" for m in a.seen))
+        replay = next(m for m in a.seen if m.get("t") == "replay")
+        strokes = [s for s in replay["strokes"] if s.get("trajectory")]
+        assert strokes, "the lag was stored with its trajectory"
+        for s in strokes:  # what ReplayView plays: wire trajectories decode into segments
+            segs = trajectory_segments(s["trajectory"])
+            assert segs and all(len(v) >= 1 for v in segs.values())
+    finally:
+        a.bridge.close()
+        b.bridge.close()
