@@ -423,11 +423,20 @@ class _Run:
 
     def _hard_stop(self, t: float) -> None:
         self._advance(t)
+        flying = [b for b in self.balls if b.motion.phase == "airborne"]
         for ball in self.balls:
             x, y = self.world.position(ball.name)
             self._set_motion(
                 ball, start_phase(t, (x, y, 0.0), (0.0,) * 3, (0.0,) * 3, self.r, self.spec)
             )
+        # A ball stopped in the air above another is set down beside it.
+        for top in flying:
+            for low in self.balls:
+                if low is not top:
+                    pt, pl = self.world.position(top.name), self.world.position(low.name)
+                    if math.dist(pt, pl) < 2.0 * self.r:
+                        self._set_down_beside(top, low)
+                        break
 
 
 def _simulate(

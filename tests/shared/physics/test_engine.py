@@ -313,3 +313,22 @@ def test_hard_stop_ends_the_stroke_where_the_balls_are() -> None:
     assert cut.duration == 1.5
     assert cut.events[-1].kind == "rest"
     assert cut.final["white"] == pytest.approx(position_at(free, "white", 1.5), abs=1e-9)
+
+
+def test_hard_stop_in_the_air_over_a_ball_sets_it_down_beside() -> None:
+    # Stop the ball landing on yellow (above) while it is still in the air over it.
+    balls: dict[BallName, Point] = {
+        "white": (0.3624312159837802, 0.6036083915943251),
+        "yellow": (0.779598342673147, 0.5568022791422809),
+        "red": (0.1, 0.1),
+    }
+    stroke = Stroke(
+        353.59819305472564, 3.3823892215580207, 0, 0.24108686919968053, 29.632818259672344
+    )
+    full = simulate(MATCH, balls, "white", stroke)
+    land = next(e for e in full.events if e.kind == "land")
+    cut = simulate(MATCH, balls, "white", stroke, replace(S, max_time=land.t - 1e-3))
+    assert [e.kind for e in cut.events[-2:]] == ["land", "rest"]
+    w, y = cut.final["white"], cut.final["yellow"]
+    assert w is not None and y is not None
+    assert math.dist(w, y) >= 2 * R - 1e-9
