@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from shared.physics.spec import DEFAULT_SPEC, PhysicsSpec
+from shared.physics.strike import aim_direction
 from shared.physics.trajectory import (
     decode_trajectory,
     encode_trajectory,
@@ -42,6 +43,7 @@ __all__ = [
     "ShotResult",
     "Stroke",
     "StrokeError",
+    "aim_direction",
     "decode_trajectory",
     "encode_trajectory",
     "height_at",

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 
-from shared.physics.spec import PhysicsSpec
+from shared.physics.spec import DEFAULT_SPEC, PhysicsSpec
 from shared.physics.types import Stroke
 
 Vec3 = tuple[float, float, float]
@@ -77,3 +77,17 @@ def strike(stroke: Stroke, radius: float, mass: float, spec: PhysicsSpec) -> tup
     if up < spec.min_bounce_speed or ball_along_cue < cue_after:
         up = 0.0
     return (vx, vy, up), w
+
+
+def aim_direction(
+    start: tuple[float, float],
+    target: tuple[float, float],
+    tip_x: float = 0.0,
+    ball_mass: float = 0.210,
+    spec: PhysicsSpec = DEFAULT_SPEC,
+) -> float:
+    """Cue ``direction`` (degrees, [0, 360)) that sends a ball at ``start`` off towards
+    ``target`` with side english ``tip_x``: the aim line corrected for squirt. For bots and
+    aiming aids; the curve of an elevated cue (swerve, massé) is not corrected."""
+    heading = math.degrees(math.atan2(target[1] - start[1], target[0] - start[0]))
+    return (heading - math.degrees(squirt_angle(tip_x, ball_mass, spec))) % 360.0

@@ -14,6 +14,7 @@ from shared.physics import (
     ShotResult,
     Stroke,
     StrokeError,
+    aim_direction,
     position_at,
     simulate,
     simulate_lag,
@@ -332,3 +333,12 @@ def test_hard_stop_in_the_air_over_a_ball_sets_it_down_beside() -> None:
     w, y = cut.final["white"], cut.final["yellow"]
     assert w is not None and y is not None
     assert math.dist(w, y) >= 2 * R - 1e-9
+
+
+@pytest.mark.parametrize("tip_x", [-0.5, 0.0, 0.5])
+def test_aim_direction_corrects_for_squirt(tip_x: float) -> None:
+    start, target = (0.5, 0.5), (2.0, 1.1)
+    direction = aim_direction(start, target, tip_x, MATCH.ball_mass)
+    r = simulate(MATCH, {"white": start, **PARKED}, "white", Stroke(direction, 3.0, tip_x))
+    v = r.events[0].after["white"].vel
+    assert heading(v) == pytest.approx(heading((target[0] - start[0], target[1] - start[1])))
