@@ -15,6 +15,7 @@ from shared.table import BallName, TableSpec
 
 CUSHION_WIDTH: Final = 0.045  # m, drawn rubber strip inside the rail
 RAIL_WIDTH: Final = 0.075  # m, drawn wooden rail
+CAPTION_PX: Final = 20  # px, band under the table for the caption
 COLOURS: Final[dict[str, tuple[int, int, int]]] = {
     "white": (245, 245, 240),
     "yellow": (240, 200, 20),
@@ -22,8 +23,11 @@ COLOURS: Final[dict[str, tuple[int, int, int]]] = {
 }
 
 
-def stroke_png(result: ShotResult, table: TableSpec, px_per_m: float = 400.0) -> bytes:
-    """Draw ``result`` on ``table``: start positions hollow, final positions filled, paths."""
+def stroke_png(
+    result: ShotResult, table: TableSpec, px_per_m: float = 400.0, caption: str | None = None
+) -> bytes:
+    """Draw ``result`` on ``table``: start positions hollow, final positions filled, paths.
+    ``caption`` (default: the stroke parameters) is written on the near rail."""
     from PIL import Image, ImageDraw
 
     border = CUSHION_WIDTH + RAIL_WIDTH
@@ -74,6 +78,16 @@ def stroke_png(result: ShotResult, table: TableSpec, px_per_m: float = 400.0) ->
         if final is not None:
             fx, fy = px(*final)
             draw.ellipse((fx - r, fy - r, fx + r, fy + r), fill=colour, outline=(20, 20, 20))
+    if caption is None:
+        caption = "   ".join(
+            f"{name}: {s.direction:g}°, {s.speed:g} m/s, tip ({s.tip_x:g}, {s.tip_y:g}), "
+            f"elevation {s.elevation:g}°"
+            for name, s in result.strokes.items()
+        )
+    framed = Image.new("RGB", (w, h + CAPTION_PX), (40, 24, 14))
+    framed.paste(img, (0, 0))
+    ImageDraw.Draw(framed).text((10, h + 4), caption, fill=(235, 225, 200))
+    img = framed
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()
