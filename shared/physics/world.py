@@ -55,6 +55,7 @@ class World:
         self._shape_ball: dict[pymunk.Shape, BallName] = {}
         self.airborne: set[BallName] = set()
         self._violations: list[str] = []
+        self._velocity: dict[BallName, tuple[float, float]] = {}
         mass, r = table.ball_mass, table.ball_radius
         for name, (x, y) in positions.items():
             body = pymunk.Body(mass, pymunk.moment_for_circle(mass, 0.0, r))
@@ -79,7 +80,9 @@ class World:
     def step(self, dt: float, velocities: Mapping[BallName, tuple[float, float]]) -> None:
         """Advance every body by ``dt`` seconds at the given (chord) velocities."""
         for name, vel in velocities.items():
-            self._bodies[name].velocity = vel
+            if self._velocity.get(name) != vel:  # resting balls keep theirs: skip the call
+                self._bodies[name].velocity = vel
+                self._velocity[name] = vel
         if dt > 0.0:
             self._space.step(dt)
         if self._violations:
