@@ -262,3 +262,15 @@ def draw_panel_text(layout: TableLayout, labels: Labels, lines: list[str], area:
             ACCENT if i == 0 else DIM,
             bold=i == 0,
         )
+
+
+def draw_chat_overlay(
+    layout: TableLayout, model: GameModel, labels: Labels, draft: str | None
+) -> None:
+    """A player's chat: the last few lines fade in over the cloth's bottom-left corner."""
+    cloth = layout.cloth
+    lines = [f"{who}: {text}" for who, text in model.recent_chat()[-3:]]
+    if draft is not None:
+        lines.append(f"say: {draft}|")
+    for i, text in enumerate(reversed(lines)):
+        labels.draw(f"pchat{i}", text, cloth.left + 10, cloth.bottom + 12 + i * 18, 11, TEXT)

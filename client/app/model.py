@@ -19,6 +19,7 @@ from shared.physics.types import Segment
 from shared.table import BALLS, MATCH, BallName, TableSpec, table_by_name
 
 CALL_SHOW_MS = 3500  # how long a referee call stays on screen as a banner
+CHAT_SHOW_MS = 12_000  # how long a chat line stays over a player's table
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,9 +75,11 @@ def _contacts(events: Sequence[Any]) -> tuple[Contact, ...]:
             kind, t, speeds = ev.get("kind"), ev.get("t"), ev.get("speeds") or ()
         else:
             kind, t, speeds = getattr(ev, "kind", None), getattr(ev, "t", None), ev.speeds
-        if kind in ("ball_ball", "ball_cushion") and isinstance(t, int | float):
-            speed = max((float(s) for s in speeds), default=1.0)
-            out.append(Contact(float(t), str(kind), speed))
+        if kind in ("ball_ball", "ball_cushion", "strike") and isinstance(t, int | float):
+            speed = max((float(s) for s in speeds), default=2.0)
+            # The cue tip on the ball sounds for everyone, shooter included, when the
+            # animation starts: the same moment on every screen.
+            out.append(Contact(float(t), "cue" if kind == "strike" else str(kind), speed))
     out.sort(key=lambda c: c.t)
     return tuple(out)
 
@@ -95,6 +98,7 @@ class GameModel:
     name: str = ""
     rooms: list[dict[str, Any]] = field(default_factory=list)
     matches: list[dict[str, Any]] = field(default_factory=list)  # finished, for replays
+    chat_seen: list[tuple[float, str, str]] = field(default_factory=list)  # (server ms, from, text)
     animation: Animation | None = None
     calls: list[Call] = field(default_factory=list)
     orientations: dict[BallName, Quat] = field(default_factory=dict)
@@ -316,6 +320,10 @@ class GameModel:
         now = self.now_ms()
         return [c for c in self.calls if now - c.at_ms < CALL_SHOW_MS]
 
+    def recent_chat(self) -> list[tuple[str, str]]:
+        now = self.now_ms()
+        return [(who, text) for at, who, text in self.chat_seen if now - at < CHAT_SHOW_MS]
+
     def seconds_left(self) -> float | None:
         """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running."""
         d = (self.match or {}).get("deadline_ms")
@@ -384,6 +392,9 @@ class GameModel:
         elif t == "lag_result" and msg.get("trajectory") is not None:
             start = msg.get("start_ms", self.now_ms())
             self.start_stroke(msg["trajectory"], start, msg.get("events") or ())
+        elif t == "chat":
+            self.chat_seen.append((self.now_ms(), str(msg.get("from", "?")), str(msg.get("text"))))
+            del self.chat_seen[:-20]
         elif t == "call":
             self.add_call(str(msg.get("code", "")), str(msg.get("text", "")))
         elif t == "connection" and msg.get("status") != "connected":

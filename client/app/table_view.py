@@ -203,6 +203,7 @@ class TableView(arcade.View):
             hud.draw_spectator_panel(layout, m, labels, self.chat_draft)
         else:
             hud.draw_controls(layout, self.aim, labels, aiming)
+            hud.draw_chat_overlay(layout, m, labels, self.chat_draft)
         hud.draw_banners(layout, m, labels)
         text = self.prompt()
         if text:
@@ -303,7 +304,6 @@ class TableView(arcade.View):
         if self.is_break():
             fields["spot"] = self.aim.break_spot
         self.controller.send("stroke", **fields)
-        self.controller.sounds.play("cue", s.speed / 8.0)
 
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):

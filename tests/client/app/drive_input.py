@@ -190,6 +190,16 @@ def main() -> None:
     frame()
     out["sounds"] = {"before": before, "after": list(c.sounds.played)}
 
+    c, v = setup("player")
+    c.model.apply({"t": "chat", "seq": 9, "from": "kim", "text": "good luck"})
+    queue("on_key_press", arcade.key.ENTER, 0)
+    queue("on_text", "thanks")
+    frame()
+    shown = [v.scene.labels.text("pchat0"), v.scene.labels.text("pchat1")]
+    queue("on_key_press", arcade.key.ENTER, 0)
+    frame()
+    out["player_chat"] = {"sent": c.sent, "shown": shown}
+
     json.dump(out, sys.stdout)
 
 

@@ -123,3 +123,9 @@ def test_contact_sounds_play_when_the_animation_reaches_them(driven: dict[str, A
     assert case["before"] == ["clock_warning"]
     # 0.2 s into the stroke: two contacts heard, in order; the one at 5 s is still to come.
     assert case["after"] == ["clock_warning", "ball_cushion", "ball_ball"]
+
+
+def test_players_chat_too_and_see_the_lines_over_the_table(driven: dict[str, Any]) -> None:
+    case = driven["player_chat"]
+    assert case["shown"] == ["say: thanks|", "kim: good luck"]
+    assert case["sent"] == [{"t": "chat", "text": "thanks"}]

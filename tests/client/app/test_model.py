@@ -56,7 +56,7 @@ def stroke_msg(start_ms: float, seq: int = 2) -> dict[str, object]:
         "start_ms": start_ms,
         "trajectory": traj,
         "events": [
-            {"t": 0.0, "kind": "strike", "balls": ["white"]},
+            {"t": 0.0, "kind": "strike", "balls": ["white"], "speeds": [3.0]},
             {"t": 0.5, "kind": "ball_cushion", "balls": ["white"], "speeds": [1.2]},
             {"t": 1.5, "kind": "ball_ball", "balls": ["white", "red"], "speeds": [0.8, 0.0]},
         ],
@@ -175,3 +175,13 @@ def test_connection_trouble_is_announced() -> None:
     m = seated(Clock(NOW_MS))
     m.apply({"t": "connection", "status": "lost"})
     assert m.active_calls()[-1].text == "Connection lost"
+
+
+def test_the_strike_sounds_when_the_animation_starts_on_every_screen() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    m.apply(stroke_msg(NOW_MS + 100))  # the strike is 0.1 s ahead on the server clock
+    assert m.due_contacts() == []
+    clock.ms += 150
+    [strike] = m.due_contacts()
+    assert strike.kind == "cue" and strike.speed == 3.0
