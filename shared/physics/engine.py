@@ -183,6 +183,12 @@ class _Run:
             ("left", (width - r - y, -vy, -hy)),
         )
         for name, coeffs in gaps:
+            c0, c1, c2 = coeffs
+            # Positive at both ends of the phase, it can only reach zero at an inner minimum.
+            ends_apart = c0 > 0.0 and c0 + (c1 + c2 * horizon) * horizon > 0.0
+            no_dip = c2 <= 0.0 or not 0.0 < -c1 < 2.0 * c2 * horizon or c0 * c2 * 4.0 > c1 * c1
+            if ends_apart and no_dip:
+                continue  # the ball cannot reach this cushion line in this phase
             tau = first_down_crossing(coeffs, horizon)
             if tau is not None and (best is None or s.t0 + tau < best[0]):
                 best = (s.t0 + tau, name)
