@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from client.app.app import Controller
 
 FINE_STEP = 0.1  # degrees per arrow press (×10 with shift)
+PENDING_TIMEOUT_S = 8.0  # give the cue back if a sent stroke is never answered
 POWER_STEP = 0.1  # m/s per arrow press
 TIP_STEP = 0.05  # ball radii per key press
 ELEVATION_STEP = 2.5  # degrees per key press
@@ -76,6 +78,8 @@ class TableView(arcade.View):
         self._was_turn = False
         self.drawn_poses: dict[BallName, BallPose] = {}
         self.placing: tuple[BallName, tuple[float, float]] | None = None  # practice: drag a ball
+        # A stroke is on its way to the server: no second one until it is answered.
+        self._sent: tuple[float, Any, Any, int | None, Any] | None = None
         self.buttons: list[Button] = []
 
     @property
@@ -89,7 +93,27 @@ class TableView(arcade.View):
     # state helpers ----------------------------------------------------------------------------
     def can_aim(self) -> bool:
         m = self.model
-        return m.my_turn and not m.animating() and m.cue_ball(m.seat) in m.resting_balls()
+        return (
+            self._sent is None
+            and m.my_turn
+            and not m.animating()
+            and m.cue_ball(m.seat) in m.resting_balls()
+        )
+
+    def _answered(self) -> bool:
+        """A stroke we sent has had its effect (the stroke or lag came back, the match moved
+        on, or the server refused it), or it is long overdue: the cue comes back."""
+        if self._sent is None:
+            return True
+        at, stroke, lag, match_seq, error = self._sent
+        st = self.model.state
+        return (
+            st.last_stroke is not stroke
+            or st.last_lag is not lag
+            or st.seq != match_seq
+            or self.model.last_error is not error
+            or time.monotonic() - at > PENDING_TIMEOUT_S
+        )
 
     def cue_pose(self) -> tuple[float, float] | None:
         balls = self.model.resting_balls()
@@ -164,6 +188,8 @@ class TableView(arcade.View):
     # arcade hooks -----------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
+        if self._sent is not None and self._answered():
+            self._sent = None
         m = self.model
         for c in m.due_contacts():
             self.controller.sounds.play(c.kind, c.speed / 4.0)
@@ -304,6 +330,8 @@ class TableView(arcade.View):
         if self.is_break():
             fields["spot"] = self.aim.break_spot
         self.controller.send("stroke", **fields)
+        st = self.model.state
+        self._sent = (time.monotonic(), st.last_stroke, st.last_lag, st.seq, self.model.last_error)
 
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):

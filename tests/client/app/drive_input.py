@@ -89,7 +89,9 @@ def main() -> None:
     key(arcade.key.I)
     key(arcade.key.SPACE)
     frame()
-    out["keyboard_shot"] = {"d0": d0, "s0": s0, "sent": c.sent}
+    key(arcade.key.SPACE)  # impatient second press before the server answered
+    frame()
+    out["keyboard_shot"] = {"d0": d0, "s0": s0, "sent": c.sent, "cue_back": v.can_aim()}
 
     c, v = setup("player")
     sx, sy, r = v.layout.spin_selector

@@ -55,7 +55,8 @@ def test_keyboard_fine_adjustment_power_spin_elevation_and_space_to_shoot(
     driven: dict[str, Any],
 ) -> None:
     case = driven["keyboard_shot"]
-    [stroke] = case["sent"]
+    [stroke] = case["sent"]  # one stroke: the second Space came before the server answered
+    assert not case["cue_back"]
     # three fine steps left (+0.1° each), one coarse step right (−1°)
     assert stroke["direction"] == pytest.approx((case["d0"] + 0.3 - 1.0) % 360, abs=1e-6)
     assert stroke["speed"] == pytest.approx(case["s0"] + 0.1)
