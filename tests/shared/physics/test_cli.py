@@ -131,3 +131,14 @@ def test_subprocess_is_deterministic() -> None:
     a.pop("cpu_ms")
     b.pop("cpu_ms")
     assert a == b
+
+
+def test_json_off_table_ball_is_null() -> None:
+    argv = ["--white", "2.6,0.71", "--direction", "0", "--speed", "6", "--elevation", "30"]
+    code, text = run_cli([*argv, "--json", "--samples", "100"])
+    assert code == 0
+    data = json.loads(text)
+    off = [e for e in data["events"] if e["kind"] == "off_table"]
+    assert off[0]["balls"] == ["white"] and off[0]["cushion"] == "top"
+    assert data["final"]["white"] is None
+    assert data["samples"]["white"][-1][0] == pytest.approx(off[0]["t"])
