@@ -202,6 +202,61 @@ def main() -> None:
     frame()
     out["player_chat"] = {"sent": c.sent, "shown": shown}
 
+    from client.app.replay_view import ReplayView
+    from client.app.results_view import ResultsView
+    from client.app.scenes import replay_message, results_model
+
+    c = Controller(WINDOW, results_model())
+    rv = ResultsView(c)
+    WINDOW.show_view(rv)
+    frame()
+    for b in rv.buttons:  # rematch, watch replay, back to lobby
+        queue("on_mouse_press", round(b.rect.cx), round(b.rect.cy), arcade.MOUSE_BUTTON_LEFT, 0)
+        frame()
+    out["results"] = {"sent": c.sent, "now": getattr(WINDOW.current_view, "kind", None)}
+
+    c = Controller(WINDOW, results_model())
+    rclock = {"ms": NOW_MS}
+    msg = replay_message()
+    rp = ReplayView(c, msg, clock=lambda: rclock["ms"])
+    WINDOW.show_view(rp)
+    frame()
+    steps = []
+
+    def snap(label: str) -> None:
+        poses = rp.model.poses()
+        steps.append(
+            {
+                "label": label,
+                "index": rp.index,
+                "animating": rp.model.animating(),
+                "balls": {b: [p.x, p.y] for b, p in poses.items()},
+            }
+        )
+
+    snap("start")
+    key(arcade.key.RIGHT)
+    frame()
+    snap("playing 1")
+    rclock["ms"] += 60_000
+    frame()
+    snap("after 1")
+    key(arcade.key.RIGHT)
+    frame()
+    rclock["ms"] += 60_000
+    frame()
+    snap("after 2")
+    key(arcade.key.LEFT)
+    frame()
+    snap("back to after 1")
+    key(arcade.key.ESCAPE)
+    frame()
+    out["replay"] = {
+        "steps": steps,
+        "expected_after": [s["match"]["balls"] for s in msg["strokes"]],
+        "now": getattr(WINDOW.current_view, "kind", None),
+    }
+
     json.dump(out, sys.stdout)
 
 

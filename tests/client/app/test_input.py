@@ -130,3 +130,28 @@ def test_players_chat_too_and_see_the_lines_over_the_table(driven: dict[str, Any
     case = driven["player_chat"]
     assert case["shown"] == ["say: thanks|", "kim: good luck"]
     assert case["sent"] == [{"t": "chat", "text": "thanks"}]
+
+
+def test_results_buttons_rematch_fetch_the_replay_and_go_back_to_the_lobby(
+    driven: dict[str, Any],
+) -> None:
+    case = driven["results"]
+    assert case["sent"] == [
+        {"t": "rematch"},
+        {"t": "get_replay", "match_id": 3},
+        {"t": "leave"},
+    ]
+    assert case["now"] == "lobby"
+
+
+def test_replay_steps_through_the_strokes_and_back(driven: dict[str, Any]) -> None:
+    case = driven["replay"]
+    steps = {s["label"]: s for s in case["steps"]}
+    after1, after2 = case["expected_after"]
+    assert steps["start"]["index"] == -1 and not steps["start"]["animating"]
+    assert steps["playing 1"]["index"] == 0 and steps["playing 1"]["animating"]
+    for label, expected in (("after 1", after1), ("after 2", after2), ("back to after 1", after1)):
+        balls = steps[label]["balls"]
+        for ball, (x, y) in expected.items():
+            assert balls[ball] == pytest.approx([x, y], abs=1e-9), (label, ball)
+    assert case["now"] == "results"  # Esc goes back to the finished match's results
