@@ -28,11 +28,11 @@ class Level:
 
 
 LEVELS: dict[int, Level] = {
-    1: Level(1, "beginner", 24, 4.0, 1, False, False, 1.5, 0.15, 0.10, 2.0),
+    1: Level(1, "beginner", 40, 3.0, 1, False, False, 1.5, 0.15, 0.10, 2.0),
     2: Level(2, "club", 120, 2.0, 2, False, False, 0.8, 0.10, 0.06, 3.0),
     3: Level(3, "good", 300, 1.0, 3, True, False, 0.35, 0.06, 0.04, 5.0),
     4: Level(4, "strong", 700, 0.75, 4, True, True, 0.15, 0.04, 0.02, 8.0),
-    5: Level(5, "master", 1400, 0.5, 6, True, True, 0.05, 0.02, 0.01, 10.0),
+    5: Level(5, "master", 700, 0.5, 6, True, True, 0.05, 0.02, 0.01, 10.0),
 }
 
 

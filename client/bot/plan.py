@@ -174,10 +174,10 @@ class Judge:
 
 
 def _closest_approach(
-    a: Sequence[Segment], b: Sequence[Segment], start: float, end: float, dt: float = 0.02
+    a: Sequence[Segment], b: Sequence[Segment], start: float, end: float, dt: float = 0.03
 ) -> float:
     """Smallest centre distance between two balls from ``start`` on, sampled every ``dt``
-    (a guide for the search, not a referee decision: 2 cm steps are plenty)."""
+    (a guide for the search, not a referee decision: a few centimetres of step are plenty)."""
     if not a or not b:
         return math.inf
     ia = ib = 0
@@ -198,8 +198,8 @@ def _closest_approach(
         )
         d = dx * dx + dy * dy
         best = min(best, d)
-        if ia == len(a) - 1 and ib == len(b) - 1 and _still(sa) and _still(sb):
-            break  # both at rest: the distance will not change
+        if ia == len(a) - 1 and _still(sa):
+            break  # the cue ball rests: it will come no closer on its own
         t += dt
     return math.sqrt(best)
 
@@ -275,18 +275,28 @@ class Search:
     def out_of_budget(self, judge: Judge) -> bool:
         return judge.sims >= self.sims_cap or time.monotonic() >= self.deadline
 
-    def sweep(self, judge: Judge) -> list[Candidate]:
-        lvl, problem = self.level, self.problem
-        styles = list(STYLES[: lvl.styles])
-        if problem.discipline != "three_cushion":
+    def styles(self) -> list[tuple[float, float, float]]:
+        styles = list(STYLES[: self.level.styles])
+        if self.problem.discipline != "three_cushion":
             styles = list(EASY_STYLES) + styles
-        fine = _ball_windows(problem, judge.balls, judge.table, lvl.sweep_step / 2)
-        coarse = (
-            _circle(lvl.sweep_step * 4, self.rng.uniform(0, lvl.sweep_step)) if lvl.refine else []
-        )
-        jobs = [(d, s) for s in styles for d in fine] + [(d, s) for s in styles[:2] for d in coarse]
-        # Interleave so that a budget cut leaves a spread of directions and styles, not the
-        # first style only.
+        return styles
+
+    def sweep(self, judge: Judge) -> list[Candidate]:
+        """Ball-first strokes: every cut on each object ball, at the level's fine step."""
+        fine = _ball_windows(self.problem, judge.balls, judge.table, self.level.sweep_step / 2)
+        return self._run_jobs(judge, [(d, s) for s in self.styles() for d in fine])
+
+    def sweep_banks(self, judge: Judge) -> list[Candidate]:
+        """Cushion-first strokes: the whole circle, coarser (used when no ball-first stroke
+        scored: it costs many simulations and rarely beats a good ball-first stroke)."""
+        step = self.level.sweep_step * 2
+        coarse = _circle(step, self.rng.uniform(0, step))
+        return self._run_jobs(judge, [(d, s) for s in self.styles()[:2] for d in coarse])
+
+    def _run_jobs(
+        self, judge: Judge, jobs: list[tuple[float, tuple[float, float, float]]]
+    ) -> list[Candidate]:
+        # Shuffled so that a budget cut leaves a spread of directions and styles.
         self.rng.shuffle(jobs)
         out: list[Candidate] = []
         for direction, style in jobs:
@@ -375,6 +385,8 @@ def _search_one(
 ) -> tuple[Candidate | None, int]:
     judge = Judge(problem, balls)
     cands = search.sweep(judge)
+    if lvl.refine and not any(c.outcome.points for c in cands):
+        cands += search.sweep_banks(judge)
     if lvl.refine:
         cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6)
     scoring = sorted({id(c): c for c in cands if c.outcome.points}.values(), key=_rank)
@@ -407,12 +419,18 @@ def _humanise(stroke: Stroke, lvl: Level, rng: random.Random) -> Stroke:
 
 
 def plan_stroke(
-    problem: Problem, level_number: int, seed: int, budget_s: float, tempo: float = 0.0
+    problem: Problem,
+    level_number: int,
+    seed: int,
+    budget_s: float,
+    tempo: float = 0.0,
+    humanise: bool = True,
 ) -> Plan:
     """Choose a stroke for ``problem`` within ``budget_s`` seconds (and the level's simulation
     budget). Deterministic for a given seed when the budget is not cut by the clock. ``tempo``
     (per second of table time) makes the bot prefer strokes that come to rest sooner, e.g. for
-    a demonstration that must end in a few minutes."""
+    a demonstration that must end in a few minutes. ``humanise=False`` returns the stroke the
+    search chose, without the level's execution error."""
     started = time.monotonic()
     lvl = level(level_number)
     rng = random.Random(seed)
@@ -442,7 +460,7 @@ def plan_stroke(
     frozen_to_ball = bool(contact_of(problem.balls, problem.cue, table).balls)
     if frozen_to_ball and not problem.spot_choice and best.outcome.points == 0:
         return Plan(0.0, 1.0, respot=True, sims=sims, think_s=time.monotonic() - started)
-    final = _humanise(best.stroke, lvl, rng)
+    final = _humanise(best.stroke, lvl, rng) if humanise else best.stroke
     return Plan(
         final.direction,
         final.speed,

@@ -1,0 +1,89 @@
+"""The bot's brain finds strokes that the real physics and referee agree on (R-PLAY-1,
+R-DISC-3C, R-BREAK-2, R-LAG-2), in every discipline."""
+
+from __future__ import annotations
+
+import pytest
+
+from client.bot.plan import Judge, plan_lag, plan_stroke, simulate
+from client.bot.problem import LagProblem, Problem, problem_from
+from shared.rules.placement import break_position, lag_position
+from shared.table import MATCH
+
+# A budget far above what the simulation cap needs: the search is then deterministic.
+BUDGET_S = 60.0
+
+# Object balls close together in the middle of the table, cue ball near a corner: several
+# three-cushion routes exist.
+OPEN_POSITION = ((0.45, 0.35), (1.75, 0.95), (1.95, 0.80))
+
+
+def test_level_5_three_cushion_stroke_scores_when_replayed() -> None:
+    problem = Problem("three_cushion", "match", OPEN_POSITION, "white")
+    plan = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S)
+    assert plan.expected > 0.5 and plan.sims <= 700
+    # The stroke as sent (with the level's execution error) scores under the referee.
+    out = Judge(problem).run(plan.stroke())
+    assert out.points == 1 and not out.foul
+
+
+@pytest.mark.parametrize(
+    "discipline", ["one_cushion", "straight_rail", "balkline_47_2", "balkline_71_1"]
+)
+def test_every_discipline_gets_a_scoring_stroke(discipline: str) -> None:
+    # The stroke the search chose (before the level's execution error) scores.
+    problem = Problem(discipline, "match", OPEN_POSITION, "white")
+    plan = plan_stroke(problem, 3, seed=2, budget_s=BUDGET_S, humanise=False)
+    assert Judge(problem).run(plan.stroke()).points == 1
+
+
+def test_the_break_hits_the_red_first_from_the_chosen_spot() -> None:
+    # R-BREAK-1 (the spot is the breaker's choice) and R-BREAK-2 (red first).
+    balls = break_position(MATCH, "white", "right")
+    problem = Problem("three_cushion", "match", balls, "white", break_shot=True, spot_choice=True)
+    plan = plan_stroke(problem, 4, seed=3, budget_s=BUDGET_S)
+    assert plan.spot in ("left", "right")
+    start = break_position(MATCH, "white", plan.spot)  # type: ignore[arg-type]
+    result = simulate(MATCH, start, "white", plan.stroke())
+    first = next(e for e in result.events if e.kind == "ball_ball")
+    assert set(first.balls) == {"white", "red"}
+
+
+def test_the_lag_comes_back_near_the_bottom_cushion() -> None:
+    # R-LAG-2: the ball that stops nearer the bottom cushion wins; touching the red loses.
+    balls = lag_position(MATCH)
+    plan = plan_lag(LagProblem("match", balls, "white"), 5, seed=4)
+    result = simulate(MATCH, balls, "white", plan.stroke())
+    assert not any(e.kind == "ball_ball" for e in result.events)
+    assert any(e.kind == "ball_cushion" and e.cushion == "top" for e in result.events)
+    final = result.final["white"]
+    assert final is not None and final[0] < 0.5
+
+
+def test_weak_levels_miss_more_than_strong_ones_by_aim_error() -> None:
+    problem = Problem("three_cushion", "match", OPEN_POSITION, "white")
+    dirs = {
+        lv: [plan_stroke(problem, lv, seed=s, budget_s=BUDGET_S).direction for s in range(6)]
+        for lv in (1, 5)
+    }
+    spread = {lv: max(d) - min(d) for lv, d in dirs.items()}
+    assert spread[1] > spread[5]
+
+
+def test_problem_is_read_from_the_match_view() -> None:
+    room = {"options": {"discipline": "balkline_47_2", "table": "match"}}
+    match = {
+        "phase": "play",
+        "discipline": "balkline_47_2",
+        "shooter": 1,
+        "cue_ball": "white",
+        "white_seat": 1,
+        "balls": {"white": [0.5, 0.5], "yellow": [1.0, 0.7], "red": [2.0, 0.7]},
+        "break_shot": False,
+        "spot_choice": False,
+        "zones": [{"name": "A5", "count": 1, "armed": True, "on_line": False}],
+    }
+    problem = problem_from(room, match, 1)
+    assert problem is not None
+    assert problem.cue == "white" and problem.discipline == "balkline_47_2"
+    assert problem.balls[2] == (2.0, 0.7) and problem.zone_counts == (("A5", 1),)
