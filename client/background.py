@@ -62,7 +62,8 @@ class BackgroundSession:
 
     @property
     def state(self) -> TableState:
-        """The state as of the last drained-or-not event: a private copy, safe to read."""
+        """The state as of the latest event: a copy the loop thread never touches, replaced
+        (not changed) at the next event. Read it; do not change it."""
         return self._published
 
     def server_now_ms(self) -> int:

@@ -1,0 +1,38 @@
+"""The session on a background thread, as the desktop app uses it: requests return futures,
+events are drained per frame in order, and the published state is a private copy."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from client.background import BackgroundSession
+
+
+async def test_background_session_joins_and_drains_events(server_url: str) -> None:
+    bg = BackgroundSession(server_url, "ann")
+    welcome = await asyncio.to_thread(bg.start)
+    try:
+        assert welcome["t"] == "welcome"
+        room_id = await asyncio.wrap_future(bg.call(bg.session.create_room, "three_cushion"))
+        seat = await asyncio.wrap_future(bg.call(bg.session.join, room_id))
+        assert seat == 0
+        # A UI frame: take what arrived since the last one, oldest first, without blocking.
+        deadline = time.monotonic() + 5
+        drained: list[str] = []
+        while "snapshot" not in drained and time.monotonic() < deadline:
+            drained += [m["t"] for m in bg.drain()]
+            await asyncio.sleep(0.02)
+        assert drained[:2] == ["welcome", "connection"] and "snapshot" in drained
+        state = bg.state
+        assert state.room_id == room_id and state.seat == 0 and state.phase == "waiting"
+        # The published state is a copy: scribbling on it cannot corrupt the session's own.
+        state.match["phase"] = "scribbled"
+
+        async def own_phase() -> str | None:
+            return bg.session.state.phase
+
+        assert await asyncio.wrap_future(bg.call(own_phase)) == "waiting"
+        assert abs(bg.server_now_ms() - time.time() * 1000) < 1000
+    finally:
+        await asyncio.to_thread(bg.stop)
