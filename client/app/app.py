@@ -156,14 +156,16 @@ def make_window(visible: bool = True, antialiasing: bool | None = None) -> arcad
     if forced in ("0", "1"):
         antialiasing = forced == "1"
     w, h = WINDOW_SIZE
-    window = arcade.Window(
-        w, h, TITLE, visible=visible, vsync=False, antialiasing=antialiasing is not False
-    )
+    aa = antialiasing is not False
+    window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=aa)
     if antialiasing is None:
         renderer = str(window.ctx.info.RENDERER).lower()
         if any(name in renderer for name in SOFTWARE_RENDERERS):
             window.close()
+            aa = False
             window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=False)
+    # Views copy a prepared backdrop onto the screen only when it is not multisampled.
+    window.multisampled = aa
     return window
 
 

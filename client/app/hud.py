@@ -1,4 +1,9 @@
-"""The heads-up display: scoreboard, shot clock, referee banners, stroke controls, chat."""
+"""The heads-up display: scoreboard, shot clock, referee banners, stroke controls, chat.
+
+The scoreboard and controls strips' plain backgrounds belong to the static backdrop that
+``TableScene.draw_background`` paints (once per layout, then blitted); these functions draw
+what changes on top of it.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from client.app.aim import AimState
 from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.render import BALL_COLOURS
-from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Labels, draw_panel
+from client.app.widgets import ACCENT, DIM, TEXT, Labels, draw_panel
 from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
 
 CLOCK_OK = (90, 200, 120, 255)
@@ -42,7 +47,6 @@ def _fmt_avg(v: object) -> str:
 
 def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> None:
     sb = layout.scoreboard
-    draw_panel(sb, PANEL)
     half = sb.width / 2 - 70
     for seat in (0, 1):
         left = sb.left + 16 if seat == 0 else sb.cx + 70
@@ -170,7 +174,6 @@ def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prom
 
 def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: bool) -> None:
     c = layout.controls
-    draw_panel(c, PANEL)
     g = layout.power_gauge
     labels.draw("pw", "Power", g.left - 80, g.cy, 12, DIM, "left", "center")
     draw_panel(g, (20, 24, 32, 255))
@@ -235,7 +238,6 @@ def draw_spectator_panel(
     layout: TableLayout, model: GameModel, labels: Labels, chat_draft: str | None
 ) -> None:
     c = layout.controls
-    draw_panel(c, PANEL)
     n = (model.room or {}).get("spectators", 0)
     labels.draw(
         "spec", f"Spectating · {n} watching", c.left + 24, c.top - 22, 13, ACCENT, bold=True
@@ -251,7 +253,6 @@ def draw_spectator_panel(
 
 def draw_panel_text(layout: TableLayout, labels: Labels, lines: list[str], area: Rect) -> None:
     """A plain text panel in the controls strip (replay status and keys)."""
-    draw_panel(area, PANEL)
     for i, text in enumerate(lines):
         labels.draw(
             f"ptext{i}",

@@ -118,22 +118,18 @@ def draw_aim(layout: TableLayout, cue: BallPose, contact: Contact) -> None:
     a = layout.to_screen(cue.x, cue.y)
     g = layout.to_screen(*contact.point)
     r = layout.ball_radius_px
-    # Dashed aim line to the ghost ball.
+    # Dashed aim line to the ghost ball, as one batch of segments (one draw call).
     dist = math.hypot(g[0] - a[0], g[1] - a[1])
     if dist > 1:
         ux, uy = (g[0] - a[0]) / dist, (g[1] - a[1]) / dist
+        dashes: list[tuple[float, float]] = []
         s = r
         while s < dist:
             e = min(dist, s + 9)
-            arcade.draw_line(
-                a[0] + ux * s,
-                a[1] + uy * s,
-                a[0] + ux * e,
-                a[1] + uy * e,
-                (255, 255, 255, 170),
-                1.5,
-            )
+            dashes += [(a[0] + ux * s, a[1] + uy * s), (a[0] + ux * e, a[1] + uy * e)]
             s += 15
+        if dashes:
+            arcade.draw_lines(dashes, (255, 255, 255, 170), 1.5)
     arcade.draw_circle_outline(g[0], g[1], r, (255, 255, 255, 190), 1.5)
     if contact.object_dir is not None:
         ox, oy = contact.object_dir

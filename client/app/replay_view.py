@@ -88,9 +88,8 @@ class ReplayView(arcade.View):
                 self.autoplay = False
 
     def on_draw(self) -> None:
-        self.clear()
         layout = self.scene.layout_for(self.model, self.window.width, self.window.height)
-        self.scene.draw_table(self.model, layout)
+        self.scene.draw_background(self.window, self.model, layout)
         self.scene.draw_balls(layout, self.model.poses())
         lb = self.scene.labels
         hud.draw_scoreboard(layout, self.model, lb)

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import arcade
+from arcade.gl import Framebuffer
 from arcade.shape_list import Shape, ShapeElementList
 
 from client.app import hud, render
@@ -16,7 +17,7 @@ from client.app.ball_sprites import BallSprites
 from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
-from client.app.widgets import Button, Labels
+from client.app.widgets import PANEL, Button, Labels, draw_panel
 from shared.table import BallName
 
 if TYPE_CHECKING:
@@ -38,6 +39,7 @@ class TableScene:
         self._shapes_key: tuple[Any, ...] | None = None
         self.layout: TableLayout | None = None
         self._balls: BallSprites | None = None
+        self._backdrop: Framebuffer | None = None
 
     def layout_for(self, model: GameModel, width: int, height: int) -> TableLayout:
         spec = model.table
@@ -49,14 +51,42 @@ class TableScene:
             self.layout = TableLayout.fit(spec, width, height)
         return self.layout
 
-    def draw_table(self, model: GameModel, layout: TableLayout) -> None:
+    def draw_background(self, window: arcade.Window, model: GameModel, layout: TableLayout) -> None:
+        """Clear and draw everything static: the table and the HUD strips' backgrounds.
+
+        Without multisampling (software renderers, where fill rate is what costs) the backdrop
+        is painted once into an offscreen framebuffer and then copied to the screen each frame,
+        which halves the frame there (bench/client_frames.py). A multisampled screen cannot be
+        the target of such a copy, so there it is drawn directly (cheap on a GPU)."""
         opts = (model.room or {}).get("options") or {}
         leg = float(opts.get("corner_zone_leg", 0.71)) if isinstance(opts, dict) else 0.71
         key = (layout, model.discipline, leg)
         if self._shapes is None or self._shapes_key != key:
             self._shapes = render.build_table(layout, model.discipline, leg)
             self._shapes_key = key
+            self._backdrop = None
+        ctx = window.ctx
+        if getattr(window, "multisampled", True):
+            window.clear(color=render.BACKGROUND)
+            self._draw_static(layout)
+            return
+        if self._backdrop is None:
+            tex = ctx.texture((window.width, window.height), components=4)
+            fbo = ctx.framebuffer(color_attachments=[tex])
+            with fbo.activate():
+                fbo.clear(color=render.BACKGROUND)
+                self._draw_static(layout)
+            self._backdrop = fbo
+        ctx.copy_framebuffer(self._backdrop, ctx.screen, depth=False)
+        # The copy rebinds GL's read/draw framebuffers behind arcade's back: bind the screen
+        # again for real, so the rest of the frame lands on it.
+        ctx.screen.use(force=True)
+
+    def _draw_static(self, layout: TableLayout) -> None:
+        assert self._shapes is not None
         self._shapes.draw()
+        draw_panel(layout.scoreboard, PANEL)
+        draw_panel(layout.controls, PANEL)
 
     def draw_balls(self, layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
         if self._balls is None or self._balls.layout != layout:
@@ -205,10 +235,9 @@ class TableView(arcade.View):
         self._was_turn = turn
 
     def on_draw(self) -> None:
-        self.clear()
         layout = self.layout
         m = self.model
-        self.scene.draw_table(m, layout)
+        self.scene.draw_background(self.window, m, layout)
         poses = m.poses()
         if self.placing is not None:
             ball, (px, py) = self.placing
