@@ -30,7 +30,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level", type=int, default=3, choices=range(1, 6), help="1 (beginner) to 5"
     )
-    parser.add_argument("--name", default=None, help="player name (default: bot-L<level>)")
+    parser.add_argument(
+        "--name",
+        default=None,
+        help="player name; a named bot keeps its identity between runs (default: bot-L<level>)",
+    )
     parser.add_argument("--distance", type=int, default=None, help="points to play to (--create)")
     parser.add_argument(
         "--shot-clock", type=float, default=None, help="shot clock in seconds (--create)"
@@ -89,7 +93,10 @@ async def play(args: argparse.Namespace) -> str:
             print(f"[{name}] {line}", flush=True)
 
     identity = IdentityStore(args.identity) if args.identity else None
-    session = Session(args.url, name, identity=identity)
+    # A bot keeps its identity (ratings, history) when it has a name of its own; unnamed bots
+    # are strangers each run, so two of them can sit at one table.
+    remember = args.name is not None or args.identity is not None
+    session = Session(args.url, name, identity=identity, remember_identity=remember)
     await session.connect()
     try:
         room_id = args.room

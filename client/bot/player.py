@@ -189,6 +189,10 @@ class BotPlayer:
         if plan.respot:
             await self.session.respot()
             self.say("frozen: asks for a re-spot (R-FROZEN-1)")
+            # The re-spot moves balls without a match view; fetch one so the next plan starts
+            # from where the balls now are (the new positions make a new moment to act in).
+            await asyncio.sleep(0.2)
+            await self.session.sync()
             return
         await self._wait_until_rest()
         await self._send_plan(plan)
