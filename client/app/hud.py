@@ -15,7 +15,7 @@ from client.app.aim import AimState
 from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.render import BALL_COLOURS
-from client.app.widgets import ACCENT, DIM, TEXT, Labels, draw_panel
+from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Labels, draw_panel
 from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
 
 CLOCK_OK = (90, 200, 120, 255)
@@ -43,6 +43,27 @@ def discipline_title(d: str) -> str:
 
 def _fmt_avg(v: object) -> str:
     return f"{v:.3f}" if isinstance(v, int | float) else "–"
+
+
+def draw_static(layout: TableLayout, controls: bool) -> None:
+    """The HUD's unchanging parts, painted into the backdrop once: the strips, the clock's
+    face and track, and (for a player) the cue-ball face with its miscue circle and the
+    elevation dial's arc."""
+    draw_panel(layout.scoreboard, PANEL)
+    draw_panel(layout.controls, PANEL)
+    cx, cy = layout.clock_centre
+    cy += 6
+    arcade.draw_circle_filled(cx, cy, CLOCK_RADIUS + 6, (22, 26, 34, 255))
+    arcade.draw_circle_outline(cx, cy, CLOCK_RADIUS, (60, 66, 78, 255), 7)
+    if not controls:
+        return
+    sx, sy, r = layout.spin_selector
+    arcade.draw_circle_filled(sx, sy, r, (240, 240, 232, 255))
+    arcade.draw_circle_outline(sx, sy, r * MISCUE_LIMIT, (200, 60, 50, 200), 1.5)
+    arcade.draw_line(sx - r, sy, sx + r, sy, (0, 0, 0, 50), 1)
+    arcade.draw_line(sx, sy - r, sx, sy + r, (0, 0, 0, 50), 1)
+    px, py, arm = layout.elevation_dial
+    arcade.draw_arc_outline(px, py, 2 * arm, 2 * arm, (90, 98, 112, 255), 0, 90, 2)
 
 
 def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> None:
@@ -122,8 +143,6 @@ def zone_text(model: GameModel) -> str:
 def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> None:
     cx, cy = layout.clock_centre
     cy += 6
-    arcade.draw_circle_filled(cx, cy, CLOCK_RADIUS + 6, (22, 26, 34, 255))
-    arcade.draw_circle_outline(cx, cy, CLOCK_RADIUS, (60, 66, 78, 255), 7)
     left = model.seconds_left()
     phase = model.phase
     if left is None:
@@ -198,10 +217,6 @@ def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: b
     labels.draw("help", help_text, c.left + 24, 14, 10, DIM, "left", "center")
     # Spin selector: the cue ball's face, the miscue circle and the tip.
     sx, sy, r = layout.spin_selector
-    arcade.draw_circle_filled(sx, sy, r, (240, 240, 232, 255))
-    arcade.draw_circle_outline(sx, sy, r * MISCUE_LIMIT, (200, 60, 50, 200), 1.5)
-    arcade.draw_line(sx - r, sy, sx + r, sy, (0, 0, 0, 50), 1)
-    arcade.draw_line(sx, sy - r, sx, sy + r, (0, 0, 0, 50), 1)
     tx, ty = sx + aim.tip_x * r, sy + aim.tip_y * r
     arcade.draw_circle_filled(tx, ty, 7, (60, 110, 190, 255))
     arcade.draw_circle_outline(tx, ty, 7, (20, 30, 60, 255), 1.5)
@@ -217,7 +232,6 @@ def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: b
     )
     # Elevation: a quarter dial with the cue's angle.
     px, py, arm = layout.elevation_dial
-    arcade.draw_arc_outline(px, py, 2 * arm, 2 * arm, (90, 98, 112, 255), 0, 90, 2)
     a = math.radians(aim.elevation)
     arcade.draw_line(
         px, py, px + arm * math.cos(a), py + arm * math.sin(a), (228, 200, 150, 255), 4

@@ -89,7 +89,7 @@ class ReplayView(arcade.View):
 
     def on_draw(self) -> None:
         layout = self.scene.layout_for(self.model, self.window.width, self.window.height)
-        self.scene.draw_background(self.window, self.model, layout)
+        self.scene.draw_background(self.window, self.model, layout, controls=False)
         self.scene.draw_balls(layout, self.model.poses())
         lb = self.scene.labels
         hud.draw_scoreboard(layout, self.model, lb)

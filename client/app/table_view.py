@@ -17,7 +17,7 @@ from client.app.ball_sprites import BallSprites
 from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
-from client.app.widgets import PANEL, Button, Labels, draw_panel
+from client.app.widgets import Button, Labels
 from shared.table import BallName
 
 if TYPE_CHECKING:
@@ -40,6 +40,7 @@ class TableScene:
         self.layout: TableLayout | None = None
         self._balls: BallSprites | None = None
         self._backdrop: Framebuffer | None = None
+        self._backdrop_controls = False
 
     def layout_for(self, model: GameModel, width: int, height: int) -> TableLayout:
         spec = model.table
@@ -51,7 +52,9 @@ class TableScene:
             self.layout = TableLayout.fit(spec, width, height)
         return self.layout
 
-    def draw_background(self, window: arcade.Window, model: GameModel, layout: TableLayout) -> None:
+    def draw_background(
+        self, window: arcade.Window, model: GameModel, layout: TableLayout, controls: bool
+    ) -> None:
         """Clear and draw everything static: the table and the HUD strips' backgrounds.
 
         Without multisampling (software renderers, where fill rate is what costs) the backdrop
@@ -65,28 +68,30 @@ class TableScene:
             self._shapes = render.build_table(layout, model.discipline, leg)
             self._shapes_key = key
             self._backdrop = None
+        if controls != self._backdrop_controls:
+            self._backdrop_controls = controls
+            self._backdrop = None
         ctx = window.ctx
         if getattr(window, "multisampled", True):
             window.clear(color=render.BACKGROUND)
-            self._draw_static(layout)
+            self._draw_static(layout, controls)
             return
         if self._backdrop is None:
             tex = ctx.texture((window.width, window.height), components=4)
             fbo = ctx.framebuffer(color_attachments=[tex])
             with fbo.activate():
                 fbo.clear(color=render.BACKGROUND)
-                self._draw_static(layout)
+                self._draw_static(layout, controls)
             self._backdrop = fbo
         ctx.copy_framebuffer(self._backdrop, ctx.screen, depth=False)
         # The copy rebinds GL's read/draw framebuffers behind arcade's back: bind the screen
         # again for real, so the rest of the frame lands on it.
         ctx.screen.use(force=True)
 
-    def _draw_static(self, layout: TableLayout) -> None:
+    def _draw_static(self, layout: TableLayout, controls: bool) -> None:
         assert self._shapes is not None
         self._shapes.draw()
-        draw_panel(layout.scoreboard, PANEL)
-        draw_panel(layout.controls, PANEL)
+        hud.draw_static(layout, controls)
 
     def draw_balls(self, layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
         if self._balls is None or self._balls.layout != layout:
@@ -237,7 +242,7 @@ class TableView(arcade.View):
     def on_draw(self) -> None:
         layout = self.layout
         m = self.model
-        self.scene.draw_background(self.window, m, layout)
+        self.scene.draw_background(self.window, m, layout, controls=not m.spectating)
         poses = m.poses()
         if self.placing is not None:
             ball, (px, py) = self.placing
