@@ -332,7 +332,9 @@ class _Run:
             nv, nw = (vx, vy, 0.0), (-vy / self.r, vx / self.r, w[2])
             self._rail_run[key] = (0, self.now)
         else:
-            nv, nw = ball_cushion(v, w, _INWARD[cushion], theta, self.r, self.m, self.spec)
+            nv, nw = ball_cushion(
+                v, w, _INWARD[cushion], theta, self.r, self.m, self.spec, on_slate=not airborne
+            )
         # The cushion neither lifts a ball nor drives it down: on the slate the downward part
         # of the impulse goes into the slate (no hop), and a hopping ball keeps at most its
         # vertical speed (no rail-climb launch, no slam into a higher bounce). Only removes
