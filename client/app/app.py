@@ -79,6 +79,14 @@ class Controller:
         self.model.name = name
         return None
 
+    def leave(self) -> None:
+        """Leave the room and forget it (the lobby starts clean), then show the lobby."""
+        self.send("leave")
+        self.model.state.leave_room()
+        self.model.animation = None
+        self.model.calls.clear()
+        self.show_lobby()
+
     def create_and_join(self, options: dict[str, Any]) -> None:
         self._join_created = True
         self._join_password = options.get("password")

@@ -79,8 +79,7 @@ class ResultsView(arcade.View):
             self.status = "this server keeps no replay of the match"
 
     def lobby(self) -> None:
-        self.controller.send("leave")
-        self.controller.show_lobby()
+        self.controller.leave()
 
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()

@@ -387,8 +387,7 @@ class TableView(arcade.View):
             self.chat_draft = ""
             return
         if symbol == k.ESCAPE:
-            self.controller.send("leave")
-            self.controller.show_lobby()
+            self.controller.leave()
             return
         m = self.model
         if m.spectating:

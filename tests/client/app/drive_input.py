@@ -202,6 +202,15 @@ def main() -> None:
     frame()
     out["player_chat"] = {"sent": c.sent, "shown": shown}
 
+    c, v = setup("player")
+    key(arcade.key.ESCAPE)
+    frame()
+    out["escape"] = {
+        "sent": c.sent,
+        "now": getattr(WINDOW.current_view, "kind", None),
+        "room": c.model.room,
+    }
+
     from client.app.replay_view import ReplayView
     from client.app.results_view import ResultsView
     from client.app.scenes import replay_message, results_model

@@ -155,3 +155,10 @@ def test_replay_steps_through_the_strokes_and_back(driven: dict[str, Any]) -> No
         for ball, (x, y) in expected.items():
             assert balls[ball] == pytest.approx([x, y], abs=1e-9), (label, ball)
     assert case["now"] == "results"  # Esc goes back to the finished match's results
+
+
+def test_escape_leaves_the_room_and_the_lobby_starts_clean(driven: dict[str, Any]) -> None:
+    case = driven["escape"]
+    assert case["sent"] == [{"t": "leave"}]
+    assert case["now"] == "lobby"
+    assert case["room"] is None
