@@ -218,6 +218,11 @@ class TableView(arcade.View):
             return "Frozen ball: [R] ask for a re-spot, or play away from it"
         if m.my_turn and self.is_break():
             return f"Break from the {self.aim.break_spot} starting spot · [S] switch"
+        if phase == "play" and not m.animating():
+            if m.my_turn:
+                return "Your shot"
+            if m.shooter is not None:
+                return f"{m.player_name(m.shooter)} to shoot"
         return None
 
     # arcade hooks -----------------------------------------------------------------------------
