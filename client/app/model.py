@@ -31,7 +31,8 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Contact:
-    """A sound-worthy moment of a stroke: ``kind`` is ``ball_ball`` or ``ball_cushion``."""
+    """A sound-worthy moment of a stroke: ``kind`` names the sound (``ball_ball``,
+    ``ball_cushion``, or ``cue`` for the strike)."""
 
     t: float  # s after the strike
     kind: str
@@ -102,7 +103,6 @@ class GameModel:
     animation: Animation | None = None
     calls: list[Call] = field(default_factory=list)
     orientations: dict[BallName, Quat] = field(default_factory=dict)
-    replay: list[dict[str, Any]] | None = None
     last_error: dict[str, Any] | None = None
 
     # the library's tracked state, read through --------------------------------------------
@@ -362,7 +362,17 @@ class GameModel:
 
     def apply(self, msg: Mapping[str, Any]) -> None:
         """Fold one server message (PROTOCOL.md "Server to client") into the model: the
-        library's ``TableState`` tracks room and match; this adds animation and banners."""
+        library's ``TableState`` tracks room and match; this adds animation and banners.
+
+        A message this client cannot use (a malformed trajectory, a missing field) is
+        announced as a banner and skipped; the tracked state keeps what it could fold, and the
+        window goes on (the balls then simply appear where the match state puts them)."""
+        try:
+            self._apply(msg)
+        except (KeyError, TypeError, ValueError) as exc:
+            self.add_call("bad_message", f"Ignored a bad {msg.get('t')!r} message: {exc}")
+
+    def _apply(self, msg: Mapping[str, Any]) -> None:
         t = msg.get("t")
         outcome = self.state.apply(dict(msg))
         if outcome == "stale":

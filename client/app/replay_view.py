@@ -13,11 +13,22 @@ from typing import TYPE_CHECKING, Any
 import arcade
 
 from client.app import hud, render
-from client.app.model import GameModel
+from client.app.model import GameModel, trajectory_segments
 from client.app.table_view import TableScene
 
 if TYPE_CHECKING:
     from client.app.app import Controller
+
+
+def _playable(stroke: Any) -> bool:
+    """A stored stroke the replay can show: a map whose trajectory decodes."""
+    if not isinstance(stroke, dict) or not stroke.get("trajectory"):
+        return False
+    try:
+        trajectory_segments(stroke["trajectory"])
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 class ReplayView(arcade.View):
@@ -26,7 +37,7 @@ class ReplayView(arcade.View):
     def __init__(self, controller: Controller, replay: dict[str, Any], clock: Any = None) -> None:
         super().__init__(background_color=render.BACKGROUND)
         self.controller = controller
-        self.strokes = [s for s in replay.get("strokes") or [] if s.get("trajectory")]
+        self.strokes = [s for s in replay.get("strokes") or [] if _playable(s)]
         self.model = GameModel(now_local_ms=clock or (lambda: time.time() * 1000.0))
         room = dict(replay.get("room") or {})
         room.setdefault("players", controller.model.players())
@@ -43,8 +54,6 @@ class ReplayView(arcade.View):
         every ball of this stroke."""
         if i > 0 and isinstance(self.strokes[i - 1].get("match"), dict):
             return dict(self.strokes[i - 1]["match"])
-        from client.app.model import trajectory_segments
-
         traj = trajectory_segments(self.strokes[i]["trajectory"])
         m = dict(self.strokes[i].get("match") or {})
         m["balls"] = {b: [s[0].pos[0], s[0].pos[1]] for b, s in traj.items()}

@@ -185,3 +185,16 @@ def test_the_strike_sounds_when_the_animation_starts_on_every_screen() -> None:
     clock.ms += 150
     [strike] = m.due_contacts()
     assert strike.kind == "cue" and strike.speed == 3.0
+
+
+def test_a_malformed_trajectory_is_announced_and_nothing_else_is_lost() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    bad = stroke_msg(NOW_MS)
+    bad["trajectory"] = {"white": [1.0, 2.0]}  # not 16·n numbers
+    m.apply(bad)
+    assert m.animation is None
+    assert "Ignored a bad 'stroke_played' message" in m.active_calls()[-1].text
+    # The match state after the stroke still arrived: the balls rest where the server says.
+    assert m.shooter == 1
+    assert (m.poses()["white"].x, m.poses()["white"].y) == tuple(bad["match"]["balls"]["white"])  # type: ignore[index]
