@@ -372,6 +372,17 @@ class TableView(arcade.View):
         st = self.model.state
         self._sent = (time.monotonic(), st.last_stroke, st.last_lag, st.seq, self.model.last_error)
 
+    def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
+        """The wheel is the power gauge (a notch = 0.1 m/s)."""
+        if not self.model.spectating:
+            self.aim.set_speed(self.aim.speed + POWER_STEP * scroll_y)
+
+    def on_show_view(self) -> None:
+        m = self.model
+        room = (m.room or {}).get("room_id") or m.state.room_id or ""
+        role = "watching" if m.spectating else f"seat {(m.seat or 0) + 1}"
+        self.window.set_caption(f"Carom · {hud.discipline_title(m.discipline)} · {room} · {role}")
+
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):
             self.chat_draft = (self.chat_draft + text)[:200]

@@ -203,6 +203,12 @@ def main() -> None:
     out["player_chat"] = {"sent": c.sent, "shown": shown}
 
     c, v = setup("player")
+    s0 = v.aim.speed
+    queue("on_mouse_scroll", 640, 400, 0, 3)
+    frame()
+    out["wheel"] = {"s0": s0, "s1": v.aim.speed}
+
+    c, v = setup("player")
     key(arcade.key.ESCAPE)
     frame()
     out["escape"] = {

@@ -162,3 +162,8 @@ def test_escape_leaves_the_room_and_the_lobby_starts_clean(driven: dict[str, Any
     assert case["sent"] == [{"t": "leave"}]
     assert case["now"] == "lobby"
     assert case["room"] is None
+
+
+def test_mouse_wheel_sets_the_power_gauge(driven: dict[str, Any]) -> None:
+    case = driven["wheel"]
+    assert case["s1"] == pytest.approx(case["s0"] + 0.3)
