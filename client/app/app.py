@@ -93,7 +93,14 @@ class Controller:
         self.send("create_room", **options)
 
     def pump(self) -> None:
-        """Drain what the network thread received and fold it in, on the UI thread."""
+        """Drain what the network thread received and fold it in, on the UI thread.
+
+        The model folds the drained messages into its own ``TableState`` (the library's class
+        and fold) rather than adopting the session's published copy: that copy is published
+        before each event is queued, so between the two a frame could see a state that already
+        contains a ``stroke_played`` whose message it has not drained yet, and then drop the
+        animation as stale. Folding the same messages in the same order gives the same state
+        without that race."""
         if self.net is None:
             return
         offset = getattr(self.net, "clock_offset_ms", None)
