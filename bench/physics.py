@@ -21,7 +21,8 @@ import msgpack
 import pymunk
 
 from shared.physics import DEFAULT_SPEC, Stroke, encode_trajectory, simulate
-from shared.physics.strike import squirt_angle, strike
+from shared.physics.diamonds import Arrival, corner_five_stroke, third_rail_arrival
+from shared.physics.strike import strike
 from shared.table import MATCH, BallName, Point, TableSpec
 
 SEED = 2026
@@ -129,42 +130,46 @@ def c_only_fixed_step(table: TableSpec, seconds: float, dt: float = 1e-3) -> Non
 
 
 def corner_five(
-    first_rail: float, speed: float = 2.5, english: float = 0.4
-) -> tuple[float, float] | None:
-    """Third-rail diamond reached by a corner-5 three-rail shot (Alciatore TP 7.2).
+    first_rail: float, speed: float = 2.5, english: float = 0.2, origin: float = 5.0
+) -> Arrival | None:
+    """Third-rail number reached by a corner-5 three-rail shot from ``origin`` through
+    ``first_rail`` with running english (conventions: ``shared.physics.diamonds``); the system
+    says ``origin - first_rail``. None if the ball takes another route."""
+    start, stroke = corner_five_stroke(MATCH, origin, first_rail, speed, english)
+    balls: dict[BallName, Point] = {"white": start, "yellow": (0.05, 0.05), "red": (0.05, 0.12)}
+    return third_rail_arrival(simulate(MATCH, balls, "white", stroke), MATCH)
 
-    The cue ball's line runs from origin 5 (the near corner, on the diamond line) through
-    diamond ``first_rail`` of the first long rail (counted from the far end), with running
-    english; the system says it reaches diamond ``5 - first_rail`` of the third rail. Lines
-    through the diamonds are 8 cm outside the cushion noses. Returns the third-rail diamond
-    read where the ball touches the cushion and where its path crosses the diamond line; None
-    if the ball misses the right-top-left rail sequence.
-    """
-    length, width, rad = MATCH.length, MATCH.width, MATCH.ball_radius
-    dia, off = length / 8, 0.08
-    ox, oy = -off, width + off
-    ax, ay = length - first_rail * dia, -off
-    n = math.hypot(ax - ox, ay - oy)
-    ux, uy = (ax - ox) / n, (ay - oy) / n
-    enter = max((rad - ox) / ux, (oy - (width - rad)) / -uy) + 0.35
-    tip = -english  # the path turns left at the first rail: left english runs
-    squirt = math.degrees(squirt_angle(tip, MATCH.ball_mass, DEFAULT_SPEC))
-    heading = (math.degrees(math.atan2(uy, ux)) - squirt) % 360
-    balls: dict[BallName, Point] = {
-        "white": (ox + ux * enter, oy + uy * enter),
-        "yellow": (0.05, 0.05),
-        "red": (0.05, 0.12),
-    }
-    result = simulate(MATCH, balls, "white", Stroke(heading, speed, tip, 0.0))
-    rails = [e for e in result.events if e.kind == "ball_cushion" and e.balls == ("white",)]
-    if [e.cushion for e in rails[:3]] != ["right", "top", "left"]:
-        return None
-    third = rails[2]
-    before = [e for e in result.events[: result.events.index(third)] if "white" in e.after][-1]
-    x0, y0 = before.after["white"].pos
-    x1, y1 = third.after["white"].pos
-    k = (width + off - y0) / (y1 - y0)
-    return (length - x1) / dia, (length - (x0 + k * (x1 - x0))) / dia
+
+def slope(xs: list[float], ys: list[float]) -> float:
+    """Least-squares slope of ys against xs."""
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum(
+        (x - mx) ** 2 for x in xs
+    )
+
+
+def corner_five_lines(speed: float = 2.5) -> list[str]:
+    """The corner-5 readings printed by ``run``: per english and origin, third rail at the
+    cushion (and at the diamond line) against the system, worst error and fitted slope."""
+    out = []
+    cases = [(5.0, e) for e in (0.2, 0.3, 0.4)] + [(4.0, 0.2), (6.0, 0.2)]
+    for origin, english in cases:
+        firsts = [origin - t for t in (4.0, 3.5, 3.0, 2.5, 2.0) if 0.0 < origin - t < 8.0]
+        got = [(f, corner_five(f, speed, english, origin)) for f in firsts]
+        hits = [(f, a) for f, a in got if a is not None]
+        cells = ", ".join(
+            f"{f:g}->{a.at_rail:.2f}/{a.at_line:.2f}" if a else f"{f:g}->miss" for f, a in got
+        )
+        if len(hits) < 2:
+            out.append(f"  origin {origin:g}, english {english:g}: {cells}")
+            continue
+        err = max(abs(a.at_rail - (origin - f)) for f, a in hits)
+        k = slope([f for f, _ in hits], [a.at_rail for _, a in hits])
+        out.append(
+            f"  origin {origin:g}, english {english:g}: {cells}  "
+            f"(at the cushion: worst error {err:.2f} diamond, slope {k:.2f})"
+        )
+    return out
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -195,14 +200,6 @@ def run() -> list[str]:
     c_only_fixed_step(MATCH, 10.0)
     c_per_s = (time.process_time() - start) * 1000.0 / 10.0
     ours_per_s = sum(cpu_ms) / sum(sim_s)
-    corner = []
-    for first in (1.0, 1.5, 2.0, 2.5, 3.0):
-        third = corner_five(first, english=0.3)
-        corner.append(
-            f"{first:g}->{third[0]:.2f}/{third[1]:.2f} ({5 - first:g})"
-            if third
-            else f"{first:g}->miss"
-        )
     base_per_s = sum(base_ms) / sum(base_s)
     same = cpu_ms[:BASELINE_STROKES]
     return [
@@ -221,8 +218,9 @@ def run() -> list[str]:
         f"floor of any 1 kHz fixed step (pymunk C integrator alone, 3 bodies, no Python per "
         f"step): {c_per_s:.2f} ms per simulated second = "
         f"{c_per_s * statistics.median(sim_s):.1f} ms for a median stroke",
-        "corner-5 system (running english 0.3, 2.5 m/s): first rail -> third rail at the "
-        "cushion/at the diamond line (system): " + ", ".join(corner),
+        "corner-5 system at 2.5 m/s, running english as given: first rail -> third rail "
+        "number at the cushion/at the diamond line (system: origin - first rail)",
+        *corner_five_lines(),
         f"ratio baseline/event engine: {base_per_s / ours_per_s:.0f}x per simulated second, "
         f"{sum(base_ms) / sum(same):.0f}x on the same {BASELINE_STROKES} strokes",
     ]

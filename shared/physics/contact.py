@@ -1,20 +1,24 @@
 """Collision laws: ball–ball and ball–cushion, as instantaneous impulses.
 
-Both laws share one shape: a normal impulse with restitution, then a Coulomb friction impulse at
-the contact point opposing the slip there, capped at the impulse that would stop the slip. The
-cap makes friction dissipative by construction, so no collision can add energy.
+Ball–ball (Alciatore TP A.14): an instantaneous impulse. Normal impulse with restitution
+``e_b``, then a Coulomb friction impulse at the contact point opposing the slip there, capped at
+the impulse that would stop the slip (so it only dissipates). The friction coefficient depends on
+the slip speed, ``μ = a + b·exp(−c·|u_t|)``. Friction is what throws the object ball on a cut
+and transfers side spin.
 
-Ball–ball (Alciatore TP A.14): equal spheres, restitution ``e_b``; the friction coefficient
-depends on the slip speed, ``μ = a + b·exp(−c·|u_t|)``. Friction is what throws the object ball
-on a cut and transfers side spin.
-
-Ball–cushion (after Han 2005, "Dynamics in carom and three cushion billiards", J. Mech. Sci.
-Tech. 19): the nose touches the ball above its equator at ``θ = asin(h/R − 1)`` (11.7° for a
-37 mm nose and a 61.5 mm ball), so the normal impulse points along the line from the nose to the
-centre, partly into the slate. The slip of the contact point there couples top/back spin and side
-spin into the rebound (running english lengthens the angle; a rolling ball comes off the rail
-sliding and curves). The slip direction is taken at the start of the impact (Han's closed form);
-Mathavan 2010 integrates its change through the impact.
+Ball–cushion: the nose touches the ball above its equator at ``θ = asin(h/R − 1)`` (11.7° for a
+37 mm nose and a 61.5 mm ball; Han 2005, "Dynamics in carom and three cushion billiards"), so
+the cushion pushes along the line from the nose to the centre, partly into the slate. The
+impact is integrated over the normal impulse, after Mathavan, Jackson & Parkin 2010 ("A
+theoretical analysis of billiard ball dynamics under cushion impacts"): in small impulse steps,
+Coulomb friction acts at the nose (``mu_cushion``) and, for a ball on the slate, at the cloth
+contact under the ball (``mu_slide``, pressed by the downward part of the push), each opposing
+its own slip and never pushing past zero slip (stick). Compression lasts until the contact
+stops approaching; restitution returns ``e²`` of the compression work (energetic restitution,
+Stronge), so without friction a square hit on the slate keeps ``e`` of its speed. Because the
+slip directions are followed through the impact, sliding can turn into sticking mid-impact
+(running english near the natural amount, a rolling ball's topspin), which the one-shot closed
+form (Han) cannot do. Friction capped at zero slip and ``e ≤ 1`` make every cushion hit dissipative.
 """
 
 from __future__ import annotations
@@ -96,11 +100,13 @@ def ball_cushion(
     mass: float,
     spec: PhysicsSpec,
     on_slate: bool = False,
+    steps: int = 0,
 ) -> tuple[Vec3, Vec3]:
     """New (v, w) after a ball hits a cushion whose inward normal (into the table) is ``inward``.
 
     ``on_slate``: the ball rests on the cloth during the impact, so the downward part of the
     cushion's push presses it into the slate and cloth friction acts at the bottom too.
+    ``steps``: pieces per phase (0: the engine's ``_STEPS``), to check convergence.
     """
     if v[0] * inward[0] + v[1] * inward[1] >= 0.0:
         return v, w  # moving away from the cushion
@@ -124,10 +130,11 @@ def ball_cushion(
     mu_c, mu_s = spec.mu_cushion, spec.mu_slide
     # The compression impulse is m·vn/(1 − nz²) on the slate (the slate takes the vertical
     # part), m·vn in the air, give or take friction; split each phase into _STEPS pieces.
-    dp = m * vn / ((1.0 - nz * nz) if on_slate else 1.0) / _STEPS
+    pieces = steps if steps > 0 else _STEPS
+    dp = m * vn / ((1.0 - nz * nz) if on_slate else 1.0) / pieces
     compressing = True
     work_c = work_r = target = 0.0
-    for _ in range(8 * _STEPS):
+    for _ in range(8 * pieces):
         # Slip of the cushion contact point, tangential part only.
         ux = vx + wy * rz - wz * ry
         uy = vy + wz * rx - wx * rz
