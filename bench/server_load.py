@@ -60,6 +60,7 @@ class Conn:
     stop_at: float = 0.0
     rng: random.Random = field(default_factory=random.Random)
     pending: asyncio.Task[None] | None = None
+    room_id: str = ""
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg))
@@ -84,6 +85,7 @@ async def _recv(c: Conn) -> Any:
     c.seq_check(msg)
     if isinstance(msg, tc.Error):
         c.stats.errors.append(msg.code)
+        c.sent_at = None  # a refused stroke has no latency
     return msg
 
 
@@ -104,13 +106,21 @@ async def _open(url: str, stats: Stats, name: str) -> Conn:
 
 
 async def _strike_later(c: Conn) -> None:
-    await asyncio.sleep(max(0.0, c.rest_ms / 1000 - time.time()) + 0.01)
+    # A player looks at the table before striking (0.3–3 s); without it every room, having
+    # started together, would strike in the same millisecond forever (a synthetic burst).
+    think = c.rng.uniform(0.3, 3.0)
+    await asyncio.sleep(max(0.0, c.rest_ms / 1000 - time.time()) + think)
     if time.monotonic() >= c.stop_at:
         return
     # Gentle random strokes: a few seconds of table time each, like a careful position game.
     stroke = ts.Stroke(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
     c.sent_at = time.perf_counter()
     await c.send(stroke)
+
+
+async def _lag_later(c: Conn) -> None:
+    await asyncio.sleep(c.rng.uniform(0.3, 3.0))
+    await c.send(ts.Stroke(direction=0.0, speed=c.rng.uniform(0.1, 0.2)))
 
 
 async def _player(c: Conn) -> None:
@@ -130,7 +140,7 @@ async def _player(c: Conn) -> None:
             if time.monotonic() >= c.stop_at:
                 continue
             if msg.phase == "lag":
-                await c.send(ts.Stroke(direction=0.0, speed=c.rng.uniform(0.1, 0.2)))
+                c.pending = asyncio.create_task(_lag_later(c))
             elif msg.phase == "break_choice" and msg.shooter == c.seat:
                 await c.send(ts.ChooseBreak(breaker="me"))
             elif msg.phase == "play" and msg.shooter == c.seat:
@@ -160,11 +170,11 @@ async def _room(
         ).room_id
         for s in (s0, s1):
             await _request(s, ts.Spectate(room_id=rid), tc.Snapshot)
-    for i, p in enumerate((p0, p1)):
-        p.stop_at = stop_at
-        p.rng = random.Random(seed * 2 + i)
-    p0.seat = (await _request(p0, ts.Join(room_id=rid), tc.Joined)).seat
-    p1.seat = (await _request(p1, ts.Join(room_id=rid), tc.Joined)).seat
+        for i, p in enumerate((p0, p1)):
+            p.stop_at = stop_at
+            p.rng = random.Random(seed * 2 + i)
+        p0.seat = (await _request(p0, ts.Join(room_id=rid), tc.Joined)).seat
+    p1.room_id = rid  # joins once every room is ready, so no lag clock runs during the setup
     return [p0, p1, s0, s1]
 
 
@@ -215,6 +225,9 @@ class Result:
     connections: int
     sim_cpu_s: float
     sim_count: float
+    sim_wall_s: float
+    store_s: float
+    loop_lag_s: float
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -234,6 +247,12 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         *(_room(url, stats, gate, setup_deadline, i) for i in range(rooms))
     )
     conns = [c for group in conns_nested for c in group]
+    second = [group[1] for group in conns_nested]
+    joined = await asyncio.gather(
+        *(_request(c, ts.Join(room_id=c.room_id), tc.Joined) for c in second)
+    )
+    for c, j in zip(second, joined, strict=True):
+        c.seat = j.seat
     workers = _children(pid)
     cpu0 = _proc_cpu(pid)
     wcpu0 = sum(_proc_cpu(w) for w in workers)
@@ -253,13 +272,29 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     await asyncio.sleep(1.0)  # let in-flight strokes come back
     sim_cpu = _metric(port, "carom_simulation_cpu_seconds_total")
     sim_n = _metric(port, "carom_simulations_total")
+    sim_wall = _metric(port, "carom_simulation_wall_seconds_total")
+    store_s = _metric(port, "carom_store_seconds_total")
+    lag_s = _metric(port, "carom_loop_lag_seconds")
     for c in conns:
         await c.ws.close()
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return Result(
-        rooms, seconds, stats, cpu, wcpu, ccpu, rss_idle, rss_loaded, len(conns), sim_cpu, sim_n
+        rooms,
+        seconds,
+        stats,
+        cpu,
+        wcpu,
+        ccpu,
+        rss_idle,
+        rss_loaded,
+        len(conns),
+        sim_cpu,
+        sim_n,
+        sim_wall,
+        store_s,
+        lag_s,
     )
 
 
@@ -302,9 +337,14 @@ def _one(rooms: int, seconds: float) -> Result:
 
 
 def run(rooms: int = ROOMS, seconds: float = SECONDS) -> list[str]:
+    load_before = os.getloadavg()[0]
     light = _one(LIGHT_ROOMS, LIGHT_SECONDS)
     full = _one(rooms, seconds)
-    lines = []
+    lines = [
+        f"{os.cpu_count()} cores, physics workers {WORKERS}; machine load average "
+        f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after (above the core count, "
+        "latencies measure the neighbours too)"
+    ]
     for label, r in (("baseline", light), ("load", full)):
         st = r.stats
         per_conn_rss = (r.rss_loaded - r.rss_idle) / max(1, r.connections)
@@ -318,12 +358,17 @@ def run(rooms: int = ROOMS, seconds: float = SECONDS) -> list[str]:
             f"({r.server_cpu_s / max(1, r.connections) / r.seconds * 1e6:.0f} µs/s per "
             f"connection), physics worker {r.worker_cpu_s / r.seconds * 100:.0f}%, clients "
             f"{r.client_cpu_s / r.seconds * 100:.0f}%; physics "
-            f"{r.sim_cpu_s / max(1.0, r.sim_count) * 1000:.2f} ms CPU per simulation"
+            f"{r.sim_cpu_s / max(1.0, r.sim_count) * 1000:.2f} ms CPU per simulation, "
+            f"{r.sim_wall_s / max(1.0, r.sim_count) * 1000:.1f} ms from submit to result"
         )
         lines.append(
             f"  server RSS {r.rss_idle / 2**20:.0f} MiB idle -> {r.rss_loaded / 2**20:.0f} MiB "
             f"loaded ({per_conn_rss / 1024:.1f} KiB per connection); messages received "
             f"{st.messages}; errors {len(st.errors)} {sorted(set(st.errors))}; seq gaps {st.gaps}"
+        )
+        lines.append(
+            f"  database writes {r.store_s / max(1, st.strokes) * 1000:.2f} ms of loop time per "
+            f"stroke; worst event-loop lag (last 10 s) {r.loop_lag_s * 1000:.0f} ms"
         )
     p50_ratio = _pct(full.stats.latencies, 0.5) / _pct(light.stats.latencies, 0.5)
     lines.append(f"p50 latency under load / baseline: {p50_ratio:.2f}x")

@@ -14,7 +14,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import msgpack
 
@@ -149,20 +149,20 @@ class RoomActor:
             except TimeoutError:
                 item = None
             if isinstance(item, Stop):
-                self._persist_now()
+                await self._persist_now()
                 return
             if isinstance(item, Close):
                 if self.room.is_empty() and self.room.pending is None:
-                    self._close(now_ms())
+                    await self._close(now_ms())
                     return
                 continue
             now = now_ms()
             try:
                 fx = self._dispatch(item, now)
-                self._apply(fx, now, item)
+                await self._apply(fx, now, item)
                 wake = self.room.next_wake()
                 if wake is not None and wake <= now:
-                    self._apply(self.room.tick(now), now, None)
+                    await self._apply(self.room.tick(now), now, None)
             except Exception:
                 # Our bug. The room's state is whatever the referee last returned (it is
                 # immutable, so never half-changed); tell the sender and carry on.
@@ -204,28 +204,23 @@ class RoomActor:
             return fx
         raise TypeError(f"unknown inbox item {item!r}")
 
-    def _apply(self, fx: Effects, now: int, item: Item | None) -> None:
+    async def _apply(self, fx: Effects, now: int, item: Item | None) -> None:
         room = self.room
-        store = self.store
-        if fx.new_match or (fx.strokes and room.match_id is None):
+        if fx.new_match or fx.strokes or fx.save or fx.finished is not None:
+            # Durable before anyone hears of it (the actor waits; other rooms do not).
+            t0 = time.perf_counter()
             players = [
                 {"player_id": s.player_id, "name": s.name} for s in room.seats if s is not None
             ]
-            room.match_id = store.start_match(
-                room.room_id, room.options.discipline.value, self.record().options, players, now
+            blobs = [
+                (e.kind, e.seat, e.played_ms, msgpack.packb(e.record, use_bin_type=True))
+                for e in fx.strokes
+            ]
+            new_match = fx.new_match or (bool(fx.strokes) and room.match_id is None)
+            room.match_id = await self.store.run(
+                self._persist, self.record(), new_match, players, blobs, fx.finished, now
             )
-        if fx.strokes:
-            record = self.record()
-            for log_entry in fx.strokes:
-                data: bytes = msgpack.packb(log_entry.record, use_bin_type=True)
-                store.commit_stroke(
-                    record, log_entry.kind, log_entry.seat, log_entry.played_ms, data, now
-                )
-        elif fx.save:
-            store.save_room(self.record(), now)
-        if fx.finished is not None and room.match_id is not None:
-            winner, reason, sheet = fx.finished
-            store.finish_match(room.match_id, winner, reason, sheet, now)
+            self.metrics.store_s += time.perf_counter() - t0
         for conn in fx.detach:
             self.membership(conn, None)
         for conn in fx.attach:
@@ -240,6 +235,30 @@ class RoomActor:
         for job in fx.jobs:
             self._submit(job)
 
+    def _persist(
+        self,
+        record: RoomRecord,
+        new_match: bool,
+        players: list[dict[str, str]],
+        blobs: list[tuple[str, int | None, int, bytes]],
+        finished: tuple[int | None, str, dict[str, Any]] | None,
+        now: int,
+    ) -> int | None:
+        """In the store thread: everything one input changed, in order. Returns the match id."""
+        store = self.store
+        if new_match:
+            record.match_id = store.start_match(
+                record.room_id, self.room.options.discipline.value, record.options, players, now
+            )
+        for kind, seat, played_ms, data in blobs:
+            store.commit_stroke(record, kind, seat, played_ms, data, now)
+        if not blobs:
+            store.save_room(record, now)
+        if finished is not None and record.match_id is not None:
+            winner, reason, sheet = finished
+            store.finish_match(record.match_id, winner, reason, sheet, now)
+        return record.match_id
+
     def _submit(self, job: SimJob) -> None:
         started = time.perf_counter()
 
@@ -251,9 +270,9 @@ class RoomActor:
         self._jobs.add(task)  # keep a reference until it is done (asyncio holds weak ones)
         task.add_done_callback(self._jobs.discard)
 
-    def _persist_now(self) -> None:
+    async def _persist_now(self) -> None:
         try:
-            self.store.save_room(self.record(), now_ms())
+            await self.store.run(self.store.save_room, self.record(), now_ms())
         except Exception:
             log.exception("could not save room %s", self.room.room_id)
 
@@ -264,9 +283,9 @@ class RoomActor:
         elif self.idle_since is None:
             self.idle_since = now
 
-    def _close(self, now: int) -> None:
+    async def _close(self, now: int) -> None:
         self.room.closed = True
-        self.store.close_room(self.room.room_id, now)
+        await self.store.run(self.store.close_room, self.room.room_id, now)
         self.on_close(self)
 
 

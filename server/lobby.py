@@ -105,6 +105,7 @@ class GameServer:
         self.draining = False
         self._next_conn = 0
         self._sweeper: asyncio.Task[None] | None = None
+        self._lag_probe: asyncio.Task[None] | None = None
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -140,6 +141,7 @@ class GameServer:
             close_timeout=2,  # a client that never answers the close must not stall a drain
         )
         self._sweeper = asyncio.create_task(self._sweep())
+        self._lag_probe = asyncio.create_task(self._probe_lag())
         log.info(
             "listening on ws://%s:%d/ with %d open rooms", cfg.host, self.port, len(self.rooms)
         )
@@ -151,6 +153,8 @@ class GameServer:
             self.server.close(close_connections=False)
         if self._sweeper is not None:
             self._sweeper.cancel()
+        if self._lag_probe is not None:
+            self._lag_probe.cancel()
         actors = list(self.rooms.values())
         for actor in actors:
             actor.post(Stop())
@@ -174,9 +178,19 @@ class GameServer:
             self.server.close()
             await self.server.wait_closed()
         if self.physics is not None:
-            self.physics.shutdown()
+            await self.physics.shutdown()
         if self.store is not None:
             self.store.close()
+
+    async def _probe_lag(self) -> None:
+        """How late the loop wakes a 50 ms sleep: the delay every message sees on top of work."""
+        worst, window = 0.0, time.monotonic()
+        while True:
+            t = time.monotonic()
+            await asyncio.sleep(0.05)
+            worst = max(worst, time.monotonic() - t - 0.05)
+            if time.monotonic() - window >= 10:
+                self.metrics.loop_lag_s, worst, window = worst, 0.0, time.monotonic()
 
     async def _sweep(self) -> None:
         cfg = self.config
@@ -362,10 +376,12 @@ class GameServer:
             await self._enter(client, msg)
         elif isinstance(msg, ts.ListMatches):
             assert self.store is not None
-            found = self.store.list_matches(msg.limit or 20, msg.player_id, msg.before)
+            found = await self.store.run(
+                self.store.list_matches, msg.limit or 20, msg.player_id, msg.before
+            )
             self._reply(client, tc.Matches(matches=found, re=re))
         elif isinstance(msg, ts.GetReplay):
-            self._replay(client, msg)
+            await self._replay(client, msg)
 
     async def _hello(self, client: Client, msg: ts.Hello) -> None:
         assert self.store is not None
@@ -384,7 +400,7 @@ class GameServer:
             return
         now = now_ms()
         if msg.token is not None:
-            found = self.store.player_by_token(token_hash(msg.token))
+            found = await self.store.run(self.store.player_by_token, token_hash(msg.token))
             if found is None:
                 self._reply(
                     client,
@@ -396,10 +412,10 @@ class GameServer:
                 )
                 return
             player_id, token = found[0], msg.token
-            self.store.touch_player(player_id, msg.name, now)
+            await self.store.run(self.store.touch_player, player_id, msg.name, now)
         else:
             player_id, token = "p" + secrets.token_hex(8), new_token()
-            self.store.add_player(player_id, token_hash(token), msg.name, now)
+            await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
         client.player_id, client.name = player_id, msg.name
         self._reply(
             client,
@@ -451,7 +467,7 @@ class GameServer:
             return
         actor = self._add_actor(room)
         assert self.store is not None
-        self.store.save_room(actor.record(), now_ms())
+        await self.store.run(self.store.save_room, actor.record(), now_ms())
         client.created.add(room_id)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 
@@ -493,14 +509,16 @@ class GameServer:
         else:
             actor.post(Enter(client.member(), msg))
 
-    def _replay(self, client: Client, msg: ts.GetReplay) -> None:
+    async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
-        match = self.store.match(msg.match_id)
+        match = await self.store.run(self.store.match, msg.match_id)
         if match is None:
             self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
             return
         strokes: list[dict[str, Any]] = []
-        for n, kind, seat, played_ms, record in self.store.strokes(msg.match_id):
+        for n, kind, seat, played_ms, record in await self.store.run(
+            self.store.strokes, msg.match_id
+        ):
             body = msgpack.unpackb(record, raw=False)
             strokes.append({"n": n, "kind": kind, "seat": seat, "played_ms": played_ms, **body})
         self._reply(

@@ -23,6 +23,8 @@ class Metrics:
     errors: Counter[str] = field(default_factory=Counter)  # error replies by code
     closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
     slow_clients: int = 0
+    store_s: float = 0.0  # event-loop time spent writing to the database
+    loop_lag_s: float = 0.0  # worst event-loop lag over the last sampling window
 
     def render(self, rooms: int, connections: int, players: int, spectators: int) -> str:
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -56,6 +58,12 @@ class Metrics:
             "# HELP carom_simulation_wall_seconds_total Submit-to-result time of simulations.",
             "# TYPE carom_simulation_wall_seconds_total counter",
             f"carom_simulation_wall_seconds_total {self.simulation_wall_s:.6f}",
+            "# HELP carom_store_seconds_total Event-loop time spent in database writes.",
+            "# TYPE carom_store_seconds_total counter",
+            f"carom_store_seconds_total {self.store_s:.6f}",
+            "# HELP carom_loop_lag_seconds Worst event-loop lag in the last 10 s.",
+            "# TYPE carom_loop_lag_seconds gauge",
+            f"carom_loop_lag_seconds {self.loop_lag_s:.6f}",
             "# TYPE carom_internal_errors_total counter",
             f"carom_internal_errors_total {self.internal_errors}",
             "# TYPE carom_slow_clients_total counter",

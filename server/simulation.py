@@ -1,18 +1,26 @@
 """Physics off the event loop: a job in, the result and its wire forms out.
 
-``run_job`` is a top-level function so a ``ProcessPoolExecutor`` can pickle it. The wire forms
-(the encoded trajectory, the event list) are built in the worker too, so the event loop only
-forwards bytes. Measured on the reference machine (docs/server.md): a three-cushion stroke costs
-1–3 ms of CPU and its result pickles to ~4 KB, so a pool of processes adds about a millisecond of
-latency and keeps a slow stroke (or a physics bug that spins) from stalling every room.
+``run_job`` does one simulation; the wire forms (the encoded trajectory, the event list) are
+built there too, so the event loop only forwards them. ``PhysicsPool`` runs jobs in worker
+processes (``python -m server.worker``) that it talks to over their stdin/stdout pipes with
+asyncio streams: no helper threads at all.
+
+Why not ``concurrent.futures.ProcessPoolExecutor``: measured under load (bench/server_load.py,
+docs/server.md) its feeder and result threads must take the GIL from the busy event-loop thread
+at every hand-off, which cost ~20 ms per stroke at light load and 1.5 s at 600 rooms, for 1.4 ms
+of physics. Over plain pipes read by the event loop a round trip costs well under a millisecond.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
+import logging
+import pickle
+import struct
+import sys
 import time
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from multiprocessing import get_context
 from typing import Any
 
 from server.room import SimJob, SimOutcome
@@ -57,41 +65,111 @@ def warm_up() -> bool:
     return True
 
 
-class PhysicsPool:
-    """The executor physics runs in, replaced if a worker process dies.
+log = logging.getLogger("carom.physics")
+_HEADER = struct.Struct("!I")  # frame length; each frame is one pickle
 
-    A dead worker (killed by the OOM killer, a segfault in a C extension) breaks a
-    ``ProcessPoolExecutor`` for good: every later job would fail. The job that was running fails
-    (its room answers ``internal_error`` and nothing changes); the next job gets a fresh pool.
+
+class Worker:
+    """One ``python -m server.worker`` process and the jobs it has been given."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.pending: dict[int, asyncio.Future[SimOutcome]] = {}
+        self.alive = True
+        self.reader = asyncio.create_task(self._read())
+
+    @classmethod
+    async def start(cls) -> Worker:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "server.worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            limit=2**26,
+        )
+        return cls(proc)
+
+    async def _read(self) -> None:
+        stdout = self.proc.stdout
+        assert stdout is not None
+        try:
+            while True:
+                (size,) = _HEADER.unpack(await stdout.readexactly(_HEADER.size))
+                key, outcome = pickle.loads(await stdout.readexactly(size))
+                future = self.pending.pop(key, None)
+                if future is not None and not future.done():
+                    future.set_result(outcome)
+        except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError) as exc:
+            self._die(f"physics worker died ({type(exc).__name__})")
+
+    def _die(self, why: str) -> None:
+        self.alive = False
+        for future in self.pending.values():
+            if not future.done():
+                future.set_exception(RuntimeError(why))
+        self.pending.clear()
+
+    async def run(self, key: int, job: SimJob) -> SimOutcome:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        future: asyncio.Future[SimOutcome] = asyncio.get_running_loop().create_future()
+        self.pending[key] = future
+        data = pickle.dumps((key, job), protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            stdin.write(_HEADER.pack(len(data)) + data)
+            await stdin.drain()
+        except (ConnectionError, RuntimeError) as exc:
+            self._die(f"physics worker died ({type(exc).__name__})")
+        return await future
+
+    async def stop(self) -> None:
+        self.alive = False
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+            await self.proc.wait()
+        self.reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.reader
+
+
+class PhysicsPool:
+    """Worker processes for the physics; ``workers == 0`` runs it on the event loop itself
+    (tests and tiny servers: a stroke blocks the loop for its 1–5 ms).
+
+    A worker that dies (the OOM killer, a crash in a C extension) fails only the jobs it held
+    (their rooms answer ``internal_error`` and nothing changes) and is replaced on the next job.
     """
 
     def __init__(self, workers: int) -> None:
-        self.workers = workers
-        self.executor = self._new()
-
-    def _new(self) -> Executor:
-        if self.workers > 0:
-            # spawn, not fork: forking a process that runs an event loop and threads is unsafe.
-            return ProcessPoolExecutor(self.workers, mp_context=get_context("spawn"))
-        return ThreadPoolExecutor(1, thread_name_prefix="physics")
+        self.size = workers
+        self.workers: list[Worker] = []
+        self._keys = itertools.count(1)
+        self._replacing = asyncio.Lock()
 
     async def warm_up(self) -> None:
-        loop = asyncio.get_running_loop()
-        await asyncio.gather(
-            *(loop.run_in_executor(self.executor, warm_up) for _ in range(max(1, self.workers)))
-        )
+        self.workers = [await Worker.start() for _ in range(self.size)]
 
     async def run(self, job: SimJob) -> SimOutcome:
-        loop = asyncio.get_running_loop()
-        used = self.executor
+        if self.size == 0:
+            return run_job(job)
+        if not all(w.alive for w in self.workers):
+            async with self._replacing:  # one replacement, however many jobs noticed
+                for i, w in enumerate(self.workers):
+                    if not w.alive:
+                        log.warning("replacing a dead physics worker")
+                        await w.stop()
+                        self.workers[i] = await Worker.start()
+        worker = min(self.workers, key=lambda w: len(w.pending))
         try:
-            return await loop.run_in_executor(used, run_job, job)
-        except BrokenExecutor as exc:
-            broken = used
-            if broken is self.executor:  # the first job to notice replaces the pool
-                self.executor = self._new()
-                broken.shutdown(wait=False, cancel_futures=True)
-            return SimOutcome(job.job, None, {}, [], 0.0, f"physics worker died: {exc}")
+            return await worker.run(next(self._keys), job)
+        except RuntimeError as exc:
+            return SimOutcome(job.job, None, {}, [], 0.0, str(exc))
 
-    def shutdown(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+    def pids(self) -> list[int]:
+        return [w.proc.pid for w in self.workers]
+
+    async def shutdown(self) -> None:
+        for w in self.workers:
+            await w.stop()

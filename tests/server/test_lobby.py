@@ -199,3 +199,31 @@ async def test_garbage_before_hello_is_answered_too(url: str, frame: bytes) -> N
     w = await Wire.open(url)
     await w.send(frame)
     assert (await w.expect(tc.Error)).code == "bad_message"
+
+
+async def test_origin_allow_list(tmp_path: Path) -> None:
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidStatus
+    from websockets.typing import Origin
+
+    from server.config import ServerConfig
+
+    srv = GameServer(
+        ServerConfig(
+            port=0, db_path=str(tmp_path / "o.db"), workers=0, origins=("https://carom.example",)
+        )
+    )
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        with pytest.raises(InvalidStatus) as info:
+            await connect(url, origin=Origin("https://evil.example"))
+        assert info.value.response.status_code == 403
+        async with connect(url, origin=Origin("https://carom.example")) as ok:
+            await ok.send(msgpack.packb({"t": "ping"}))
+            assert msgpack.unpackb(await ok.recv())["t"] == "pong"
+        async with connect(url) as bot:  # no Origin header: bots and the desktop app
+            await bot.send(msgpack.packb({"t": "ping"}))
+            assert msgpack.unpackb(await bot.recv())["t"] == "pong"
+    finally:
+        await srv.stop()
