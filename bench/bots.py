@@ -1,0 +1,113 @@
+"""Bot strength: the share of strokes that score on a fixed, seeded set of random three-cushion
+positions, per level, and how long each level thinks (docs/benchmarks.md "## Bots").
+
+Each level plays the same positions (the cue ball is white; no break, no zones). A stroke
+"scores" when the referee (``shared.rules``) gives it the point after the physics
+(``shared.physics``) ran the stroke the bot actually sent, with the level's execution error.
+Level 1 is the baseline. Levels run in parallel worker processes; level 5 always plays all
+``POSITIONS`` positions, the middle levels a prefix of them to keep the bench within minutes.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+SEED = 2026
+POSITIONS = int(os.environ.get("CAROM_BENCH_BOT_POSITIONS", "200"))
+# Levels 3 and 4 think for seconds per stroke; a prefix of the set keeps the bench short.
+PER_LEVEL = {
+    1: POSITIONS,
+    2: POSITIONS,
+    3: max(1, POSITIONS * 3 // 10),
+    4: max(1, POSITIONS * 3 // 10),
+    5: POSITIONS,
+}
+THINK_CAP_S = 10.0  # the bots' own cap, well inside the 30 s shot clock
+CHUNK = 10
+
+Balls = tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+def positions(n: int = POSITIONS, seed: int = SEED) -> list[Balls]:
+    """``n`` random resting positions: balls fully on the cloth, not touching each other."""
+    from shared.table import MATCH
+
+    rng = random.Random(seed)
+    r = MATCH.ball_radius
+    out: list[Balls] = []
+    while len(out) < n:
+        pts = [
+            (
+                rng.uniform(r + 0.005, MATCH.length - r - 0.005),
+                rng.uniform(r + 0.005, MATCH.width - r - 0.005),
+            )
+            for _ in range(3)
+        ]
+        if all(math.dist(a, b) > 2 * r + 0.005 for i, a in enumerate(pts) for b in pts[i + 1 :]):
+            out.append((pts[0], pts[1], pts[2]))
+    return out
+
+
+def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[tuple[int, float, int]]:
+    """(scored 0/1, think seconds, simulations) for each position, as the bot would play it."""
+    from client.bot.plan import Judge, plan_stroke
+    from client.bot.problem import Problem
+
+    out = []
+    for i, b in enumerate(balls):
+        problem = Problem("three_cushion", "match", b, "white")
+        plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
+        scored = Judge(problem).run(plan.stroke()).points
+        out.append((scored, plan.think_s, plan.sims))
+    return out
+
+
+def run() -> list[str]:
+    started = time.perf_counter()
+    pos = positions()
+    workers = max(1, min(2, os.cpu_count() or 1))
+    ctx = multiprocessing.get_context("spawn")
+    results: dict[int, list[tuple[int, float, int]]] = {lv: [] for lv in PER_LEVEL}
+    with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
+        # Longest jobs first so that the two workers finish together.
+        jobs = [(lv, k) for lv in (5, 4, 3, 2, 1) for k in range(0, PER_LEVEL[lv], CHUNK)]
+        futures = {
+            (lv, k): pool.submit(evaluate, lv, k, pos[k : min(k + CHUNK, PER_LEVEL[lv])])
+            for lv, k in jobs
+        }
+        for (lv, _k), fut in sorted(futures.items()):
+            results[lv].extend(fut.result())
+    base = _share(results[1])
+    lines = [
+        f"three-cushion, {POSITIONS} random positions (seed {SEED}), think cap {THINK_CAP_S:.0f} s,"
+        f" {workers} worker processes",
+        "level  positions  scoring  vs L1  median think  p90 think  median sims",
+    ]
+    for lv in sorted(results):
+        rows = results[lv]
+        share = _share(rows)
+        think = sorted(t for _, t, _ in rows)
+        ratio = f"{share / base:5.1f}x" if base > 0 else "  n/a"
+        p90 = think[int(0.9 * (len(think) - 1))]
+        sims = statistics.median(s for *_, s in rows)
+        lines.append(
+            f"{lv:>5}  {len(rows):>9}  {100 * share:6.1f}%  {ratio}  "
+            f"{statistics.median(think):10.2f} s  {p90:7.2f} s  {sims:11.0f}"
+        )
+    lines.append(f"wall time {time.perf_counter() - started:.0f} s")
+    return lines
+
+
+def _share(rows: list[tuple[int, float, int]]) -> float:
+    return sum(r[0] for r in rows) / len(rows) if rows else 0.0
+
+
+if __name__ == "__main__":
+    for line in run():
+        print(line)
