@@ -106,6 +106,8 @@ class Controller:
         offset = getattr(self.net, "clock_offset_ms", None)
         if isinstance(offset, int | float):
             self.model.clock_offset_ms = float(offset)
+        rtt = getattr(self.net, "rtt_ms", None)
+        self.model.state.rtt_ms = float(rtt) if isinstance(rtt, int | float) else None
         for msg in self.net.drain():
             self.model.apply(msg)
             t = msg.get("t")

@@ -34,6 +34,11 @@ class Bridge:
     def clock_offset_ms(self) -> float:
         return self.bg.state.clock_offset_ms
 
+    @property
+    def rtt_ms(self) -> float | None:
+        """Best round trip to the server the session has seen (ms)."""
+        return self.bg.state.rtt_ms
+
     def send(self, msg: dict[str, Any]) -> None:
         fields = {k: v for k, v in msg.items() if k != "t"}
         t = str(msg["t"])

@@ -121,6 +121,9 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
         won = m.get("sets_won") or [0, 0]
         title += f" · set {m.get('set', 1)} of {sets} ({won[0]}–{won[1]})"
     labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
+    rtt = model.state.rtt_ms
+    ping = f"ping {rtt:.0f} ms" if rtt is not None else ""
+    labels.draw("ping", ping, layout.controls.right - 12, 14, 9, DIM, "right", "center")
     zone = zone_text(model)
     cloth = layout.cloth
     labels.draw("zone", zone, cloth.left + 8, cloth.top - 8, 11, ACCENT, "left", "top")

@@ -30,9 +30,13 @@ class Sounds:
         except Exception:  # no audio backend: stay silent, never crash the game
             self._sounds = {}
 
+    muted = False  # the player's M key
+
     def play(self, name: str, volume: float = 1.0) -> None:
         self.played.append(name)
         del self.played[:-100]
+        if self.muted:
+            return
         snd = self._sounds.get(name)
         if snd is None:
             return

@@ -402,6 +402,11 @@ class TableView(arcade.View):
         if symbol in (k.ENTER, k.RETURN):
             self.chat_draft = ""
             return
+        if symbol == k.M:
+            sounds = self.controller.sounds
+            sounds.muted = not sounds.muted
+            self.model.add_call("sound", "Sound off" if sounds.muted else "Sound on")
+            return
         if symbol == k.ESCAPE:
             self.controller.leave()
             return
