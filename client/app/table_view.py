@@ -184,6 +184,8 @@ class TableView(arcade.View):
                 actions.append(("spot", f"Spot: {self.aim.break_spot}", self._switch_spot))
             elif (
                 not self.practice
+                # R-TIMEOUT-1: only the shooter, at the start of an inning of play (not the lag).
+                and m.phase == "play"
                 and m.current_run(m.seat or 0) == 0
                 and m.stat("timeouts_left", m.seat or 0, 0)
             ):
