@@ -11,9 +11,10 @@ from server.lobby import GameServer
 
 @pytest.fixture
 async def server(tmp_path: Path) -> AsyncIterator[GameServer]:
-    """A real server on a free loopback port with a fresh SQLite file. Physics runs in a thread
-    here (starting a process pool per test costs a second); the restart test and the load bench
-    run the production configuration in a subprocess."""
+    """A real server on a free loopback port with a fresh SQLite file. Physics runs on the event
+    loop here (``workers=0``: starting worker processes per test costs a second); the restart
+    test and the load bench run the production configuration (a worker process) in a
+    subprocess, and test_simulation.py tests the workers themselves."""
     srv = GameServer(ServerConfig(port=0, db_path=str(tmp_path / "carom.db"), workers=0))
     await srv.start()
     try:
