@@ -172,6 +172,32 @@ def corner_five_lines(speed: float = 2.5) -> list[str]:
     return out
 
 
+def corner_five_png(speed: float = 2.5, english: float = 0.2) -> bytes:
+    """The corner-5 tracks from the corner for first rail 1…3 (docs/img/corner_five.png): each
+    path to its fourth cushion, the sighting lines, and rings on the system's third-rail
+    diamonds (``5 - first``)."""
+    from shared.physics.diamonds import DIAMOND_LINE_OFFSET, first_rail_point, origin_point
+    from shared.physics.picture import paths_png
+
+    results, until, lines, marks = [], [], [], []
+    for first in (1.0, 1.5, 2.0, 2.5, 3.0):
+        start, stroke = corner_five_stroke(MATCH, 5.0, first, speed, english)
+        balls: dict[BallName, Point] = {"white": start, "yellow": (0.05, 0.05), "red": (0.05, 0.12)}
+        result = simulate(MATCH, balls, "white", stroke)
+        rails = [e.t for e in result.events if e.kind == "ball_cushion"]
+        results.append(result)
+        until.append(rails[3] if len(rails) > 3 else result.duration)
+        lines.append((origin_point(MATCH, 5.0), first_rail_point(MATCH, first)))
+        marks.append(
+            (MATCH.length - (5.0 - first) * MATCH.length / 8, MATCH.width + DIAMOND_LINE_OFFSET)
+        )
+    caption = (
+        f"corner-5 from the corner, first rail 1, 1.5, 2, 2.5, 3; running english {english:g}, "
+        f"{speed:g} m/s; rings: the system's third-rail diamonds 4 ... 2"
+    )
+    return paths_png(results, MATCH, "white", until, lines, marks, caption)
+
+
 def _pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -227,5 +253,11 @@ def run() -> list[str]:
 
 
 if __name__ == "__main__":
-    for line in run():
-        print(line)
+    import sys
+
+    if len(sys.argv) == 3 and sys.argv[1] == "--corner-five-png":
+        with open(sys.argv[2], "wb") as fh:
+            fh.write(corner_five_png())
+    else:
+        for line in run():
+            print(line)
