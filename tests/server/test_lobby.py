@@ -227,3 +227,21 @@ async def test_origin_allow_list(tmp_path: Path) -> None:
             assert msgpack.unpackb(await bot.recv())["t"] == "pong"
     finally:
         await srv.stop()
+
+
+async def test_a_full_server_closes_new_connections_with_1013(tmp_path: Path) -> None:
+    from server.config import ServerConfig
+
+    srv = GameServer(
+        ServerConfig(port=0, db_path=str(tmp_path / "f.db"), workers=0, max_connections=1)
+    )
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        first = await Wire.open(url, "ann")
+        second = await Wire.open(url)
+        await second.quiet(1.0)
+        assert second.ws.close_code == 1013
+        assert (await first.request(ts.Ping(), tc.Pong)).server_time_ms > 0
+    finally:
+        await srv.stop()

@@ -121,6 +121,11 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     # The finished match is stored with its strokes: the replay browser can show it.
     found = await alice.request(ts.ListMatches(), tc.Matches)
     assert found.matches[0]["match_id"] == over.match_id and found.matches[0]["winner"] == winner
+    assert alice.welcome is not None and carol.welcome is not None
+    mine = await alice.request(ts.ListMatches(player_id=alice.welcome.player_id), tc.Matches)
+    assert [m["match_id"] for m in mine.matches] == [over.match_id]
+    watched = await carol.request(ts.ListMatches(player_id=carol.welcome.player_id), tc.Matches)
+    assert watched.matches == []  # a spectator played no match
     assert over.match_id is not None
     replay = await carol.request(ts.GetReplay(match_id=over.match_id), tc.Replay)
     assert replay.finished and replay.scoresheet == over.scoresheet
@@ -190,9 +195,18 @@ async def test_a_dropped_player_rejoins_with_the_seat_token_and_plays_on(url: st
     assert played.shooter == breaker
 
 
-async def test_a_player_who_stays_away_forfeits(url: str) -> None:
+@pytest.mark.parametrize("how", ["drops", "leaves"])
+async def test_a_player_who_stays_away_forfeits(url: str, how: str) -> None:
     alice, bob, carol, _, breaker = await _to_play(url, shot_clock_s=30, grace_s=1)
-    await [alice, bob][1 - breaker].close()
+    away = [alice, bob][1 - breaker]
+    if how == "leaves":
+        await away.request(ts.Leave(), tc.Left)
+    else:
+        await away.close()
+    status = await carol.expect(
+        tc.PlayerStatus, where=lambda m: m.seat == 1 - breaker and m.status != "connected"
+    )
+    assert status.status == ("left" if how == "leaves" else "disconnected")
     over = await carol.expect(tc.GameOver, timeout=5)
     assert over.winner == breaker and over.reason == "forfeit"  # R-END-5
 
