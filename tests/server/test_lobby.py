@@ -245,3 +245,44 @@ async def test_a_full_server_closes_new_connections_with_1013(tmp_path: Path) ->
         assert (await first.request(ts.Ping(), tc.Pong)).server_time_ms > 0
     finally:
         await srv.stop()
+
+
+async def test_a_client_too_slow_to_read_is_dropped_not_buffered(tmp_path: Path) -> None:
+    import socket
+
+    from websockets.asyncio.client import connect
+
+    from server.config import ServerConfig
+
+    cfg = ServerConfig(
+        port=0,
+        db_path=str(tmp_path / "s.db"),
+        workers=0,
+        outbound_queue=4,
+        rate=10_000,
+        burst=10_000,
+    )
+    srv = GameServer(cfg)
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        ann = await Wire.open(url, "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)  # a reader on a slow link
+        sock.connect(("127.0.0.1", srv.port))
+        slow = Wire(await connect(url, sock=sock, max_size=None, compression=None))
+        await slow.request(ts.Hello(v=1, name="slow"), tc.Welcome)
+        await slow.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        sync = msgpack.packb({"t": "sync"})
+        for _ in range(3000):  # ~5 MB of snapshots asked for, none read
+            if srv.metrics.slow_clients:
+                break
+            await slow.ws.send(sync)
+            await asyncio.sleep(0.001)  # give the server's writer every chance to drain
+        await slow.quiet(3.0)
+        assert slow.ws.close_code == 1008 and srv.metrics.slow_clients == 1
+        # Everyone else is fine.
+        assert (await ann.request(ts.Ping(), tc.Pong)).server_time_ms > 0
+    finally:
+        await srv.stop()
