@@ -78,7 +78,8 @@ def _frame(rng: random.Random, room_id: str) -> bytes | str:
     if r < 0.25:
         return "a text frame"
     if r < 0.28:
-        return b"\x80" * rng.choice([17_000, 40_000])  # above the codec limit: too_large
+        # Above the codec limit (too_large), now and then above the hard cap (close 1009).
+        return b"\x80" * rng.choice([17_000, 40_000, 40_000, 70_000])
     if r < 0.35:
         return msgpack.packb(_value(rng), use_bin_type=True)  # not a map
     t = rng.choice([*CLIENT_TYPES, "nope", "welcome", ""]) if r < 0.9 else rng.random()
