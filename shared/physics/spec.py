@@ -18,7 +18,8 @@ class PhysicsSpec:
     # Standard gravity.
     g: float = 9.81  # m/s²
     # Sliding friction ball–cloth. PHYSICS.md start value; Alciatore gives 0.15–0.4, one fit to
-    # real three-cushion shots gave 0.126.
+    # real three-cushion shots gave 0.126. Also acts under the ball during a cushion impact
+    # (Mathavan 2010 measured 0.21 there).
     mu_slide: float = 0.2
     # Rolling resistance ball–cloth. PHYSICS.md: tracked roll-outs on a heated match table give
     # about 0.0042; Alciatore 0.005–0.015 for pool cloth.
@@ -34,9 +35,10 @@ class PhysicsSpec:
     ball_friction_b: float = 0.108
     ball_friction_c: float = 1.088  # s/m
     # Cushion restitution, energetic (Stronge): restitution work = e²·compression work, so a
-    # ball on the slate keeps e of its speed square to the rail. PHYSICS.md range 0.85–0.9
-    # (Han 2005; carom fits 0.86); 0.9 with mu_cushion 0.16 puts the corner-5 system on its
-    # numbers under the integrated cushion law (docs/physics.md, "Diamond systems").
+    # ball on the slate keeps e of its speed square to the rail, friction aside. PHYSICS.md
+    # range 0.85–0.9 (Han 2005; carom fits 0.86). The upper end, with mu_cushion 0.16, puts
+    # the corner-5 system on its numbers with 0.2 running english under the integrated
+    # cushion law (docs/physics.md "Diamond systems"); Mathavan 2010 fit 0.98 on snooker.
     e_cushion: float = 0.9
     # Ball–cushion friction (fits to carom shots 0.15–0.17; PHYSICS.md 0.15–0.2).
     mu_cushion: float = 0.16
