@@ -30,6 +30,7 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
 from shared.rules import IllegalAction, MatchState, Phase, Verdict
+from shared.rules.placement import Side
 from shared.table import BallName, Point
 
 ConnId = int
@@ -455,7 +456,6 @@ class Room:
         except StrokeError as exc:  # unreachable after protocol checks; kept as a guard
             raise IllegalAction("bad_field", str(exc)) from None
         state = self.state
-        opts = self.options
         if state.phase is Phase.LAG:
             if msg.spot is not None:
                 raise IllegalAction("bad_field", "A starting spot is chosen on the break only.")
@@ -482,10 +482,9 @@ class Room:
             raise IllegalAction("balls_moving", "The balls are still moving.")
         if state.deadline_ms is not None and now >= state.deadline_ms:
             raise IllegalAction("clock_expired", "Your shot clock has run out.")
-        spot = msg.spot if msg.spot is not None else None
-        start = rules.stroke_start(state, spot)  # type: ignore[arg-type]
+        spot: Side | None = "left" if msg.spot == "left" else "right" if msg.spot else None
+        start = rules.stroke_start(state, spot)  # R-BREAK-1: the breaker's starting spot
         ball = rules.cue_ball(state)
-        del opts
         self._start_job(fx, "stroke", dict(start), {ball: cue}, seat, spot, now)
 
     def _start_job(

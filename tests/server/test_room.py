@@ -50,7 +50,7 @@ async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
 
 @pytest.mark.slow
 async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -> None:
-    alice, bob, carol, rid = await _seated_room(url)
+    alice, bob, carol, _ = await _seated_room(url)
     players = {0: alice, 1: bob}
 
     # A spectator can never act (R-PLAY-3: only the seated players strike).
@@ -90,7 +90,7 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     # The breaker scores with a stroke found by simulating from the snapshot positions.
     snap = await _snapshot(carol)
     assert snap.match["shooter"] == winner
-    stroke, duration = find_scoring_stroke(snap.match, OPTIONS)
+    stroke, _ = find_scoring_stroke(snap.match, OPTIONS)
     await w.send(stroke)
     scored = await carol.expect(tc.StrokePlayed, timeout=5)
     assert scored.result["points"] == 1 and scored.shooter == winner
@@ -134,7 +134,6 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
         m.trajectory for m in logs[2] if isinstance(m, tc.StrokePlayed)
     ]
     assert [s["kind"] for s in replay.strokes] == ["lag", "clock", "stroke", "stroke", "stroke"]
-    del rid, duration
 
 
 async def _to_play(url: str, **options: object) -> tuple[Wire, Wire, Wire, str, int]:
@@ -326,3 +325,28 @@ def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
     assert all(to == (a.conn, b.conn, s.conn) for to, _ in fx.sends)  # seats, then spectators
     assert [m.seq for _, m in fx.sends] == list(range(seq + 1, seq + 1 + len(fx.sends)))
     assert [log.kind for log in fx.strokes] == ["lag"]
+
+
+def test_core_break_spot_choice() -> None:
+    """R-BREAK-1: the breaker picks the left or right starting spot with the first stroke."""
+    from server.simulation import run_job
+
+    room, a, b, _ = _core()
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room.handle(a, ts.Stroke(direction=0.0, speed=0.10), 2_000)
+    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 2_000).jobs
+    room.simulated(run_job(job), 2_100)
+    winner = room.state.lag_winner
+    assert winner is not None
+    who = (a, b)[winner]
+    after = room.state.resting_at_ms
+    room.handle(who, ts.ChooseBreak(breaker="me"), after)
+    table = room.options.table_spec
+    (job,) = room.handle(who, ts.Stroke(direction=90.0, speed=2.0, spot="left"), after + 10).jobs
+    assert job.balls["white"] == table.left_start_spot and job.spot == "left"
+    room.simulated(run_job(job), after + 20)
+    rest = room.state.resting_at_ms
+    nxt = (a, b)[room.state.shooter or 0]
+    fx = room.handle(nxt, ts.Stroke(direction=0.0, speed=1.0, spot="right", id=4), rest + 10)
+    assert [(m.code, m.re) for _, m in fx.sends] == [("bad_field", 4)] and not fx.jobs
