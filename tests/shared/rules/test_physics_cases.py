@@ -63,13 +63,13 @@ def referee(state: MatchState, stroke: Stroke, result: ShotResult) -> tuple[Matc
 
 
 def test_R_DISC_3C_real_three_cushion_point() -> None:
-    stroke, result = situation("point3c", Stroke(317.8, 4.4, tip_x=0.1, tip_y=-0.3))
+    stroke, result = situation("point3c", Stroke(340.0, 4.39, tip_x=0.2, tip_y=0.2))
     s, v = referee(at(MatchOptions(), dict(OPEN)), stroke, result)
     assert v.points == 1 and v.foul is None and s.shooter == 0 and s.current.points == (1, 0)
 
 
 def test_R_DISC_3C_real_kiss_reaches_the_second_ball_with_two_cushions() -> None:
-    stroke, result = situation("kiss2", Stroke(290.5, 4.9, tip_x=-0.4, tip_y=0.2))
+    stroke, result = situation("kiss2", Stroke(34.5, 3.17, tip_x=-0.1, tip_y=0.1))
     s, v = referee(at(MatchOptions(), dict(OPEN)), stroke, result)
     assert v.points == 0 and v.calls[0].code == "miss"
     assert v.calls[0].text.startswith("Two cushions")
@@ -115,7 +115,7 @@ def test_R_RESPOT_3C_real_jumped_ball_respotted_onto_an_occupied_spot() -> None:
 def test_real_frozen_balls(discipline, points, respotted) -> None:  # type: ignore[no-untyped-def]
     s = at(MatchOptions(discipline=discipline), dict(FROZEN))
     # Played away from the touching red: a cushion, then both balls.
-    stroke, result = situation("frozen", Stroke(182.3, 2.6, tip_x=0.2, tip_y=0.1))
+    stroke, result = situation("frozen", Stroke(217.7, 4.51, tip_x=-0.3, tip_y=-0.1))
     _, v = referee(s, stroke, result)
     assert v.foul is None and v.points == points
     # Struck straight into the touching red: a push in both disciplines (R-FROZEN-2).
@@ -128,10 +128,10 @@ def test_real_frozen_balls(discipline, points, respotted) -> None:  # type: igno
 
 def test_R_DISC_BALK_real_47_2_second_carom_that_fails_to_drive_a_ball_out() -> None:
     s = at(MatchOptions(discipline=Discipline.BALKLINE_47_2), dict(BALK))
-    stroke, result = situation("balk", Stroke(207.9, 0.92, tip_x=-0.1, tip_y=-0.2))
+    stroke, result = situation("balk", Stroke(268.0, 1.48, tip_x=-0.2, tip_y=-0.2))
     s1, v1 = referee(s, stroke, result)
     assert v1.points == 1 and s1.zone_counts == (("area 1-1", 1),)
-    stroke2, result2 = situation("balk", Stroke(218.8, 1.0, tip_x=0.1, tip_y=-0.2), s1.positions)
+    stroke2, result2 = situation("balk", Stroke(26.1, 1.21, tip_x=0.1, tip_y=0.1), s1.positions)
     s2, v2 = referee(s1, stroke2, result2)
     assert v2.points == 0 and v2.foul is not None and v2.foul.rule_id == "R-FOUL-ZONE"
     assert s2.shooter == 1 and s2.current.points == (1, 0)
