@@ -338,24 +338,57 @@ class Search:
         return out
 
     def robustness(self, judge: Judge, scoring: list[Candidate]) -> None:
-        """Value = share of perturbed strokes (aim ± and speed ±) that still score."""
-        da = max(0.08, self.level.aim_sigma)
+        """Value = share of perturbed strokes (aim, speed, side spin each way, by about the
+        level's execution error) that still score, plus the position and tempo terms."""
+        lvl = self.level
+        da = max(0.08, lvl.aim_sigma)
+        fs = 1 + max(0.03, 1.5 * lvl.speed_sigma)
+        dt = max(0.03, 1.5 * lvl.tip_sigma)
         for cand in scoring:
             if self.out_of_budget(judge):
-                cand.value = 0.5  # untested: count it as a coin flip
+                cand.value = 0.5 if not cand.value else cand.value  # untested: a coin flip
                 continue
             s = cand.stroke
             trials = [
                 replace(s, direction=(s.direction + da) % 360.0),
                 replace(s, direction=(s.direction - da) % 360.0),
-                replace(s, speed=min(8.0, s.speed * 1.04)),
-                replace(s, speed=max(0.3, s.speed / 1.04)),
+                replace(s, speed=min(8.0, s.speed * fs)),
+                replace(s, speed=max(0.3, s.speed / fs)),
+                _with_tip(s, s.tip_x + dt, s.tip_y),
+                _with_tip(s, s.tip_x - dt, s.tip_y),
             ]
             hits = 1 + sum(judge.run(t).points for t in trials)
             cand.value = hits / (1 + len(trials))
             if self.level.position_play and cand.outcome.final is not None:
                 cand.value += 0.1 * _position_bonus(cand.outcome.final, judge)
             cand.value -= self.tempo * cand.outcome.duration
+
+    def centre(self, judge: Judge, cand: Candidate) -> Candidate:
+        """Move a scoring stroke to the middle of its scoring interval in direction, then in
+        speed: a stroke on the edge of the interval misses on the slightest error."""
+        s = cand.stroke
+
+        def reach(make: Any, limit: int) -> int:
+            n = 0
+            while n < limit and not self.out_of_budget(judge) and judge.run(make(n + 1)).points:
+                n += 1
+            return n
+
+        step = 0.05  # degrees
+        lo = reach(lambda k: replace(s, direction=(s.direction - k * step) % 360.0), 8)
+        hi = reach(lambda k: replace(s, direction=(s.direction + k * step) % 360.0), 8)
+        s = replace(s, direction=(s.direction + (hi - lo) * step / 2) % 360.0)
+        f = 1.015
+        slow = reach(lambda k: replace(s, speed=max(0.3, s.speed / f**k)), 6)
+        fast = reach(lambda k: replace(s, speed=min(8.0, s.speed * f**k)), 6)
+        s = replace(s, speed=min(8.0, max(0.3, s.speed * f ** ((fast - slow) / 2))))
+        if s == cand.stroke or self.out_of_budget(judge):
+            return cand
+        moved = Candidate(s, judge.run(s))
+        if not moved.outcome.points:
+            return cand
+        self.robustness(judge, [moved])
+        return moved if moved.value > cand.value else cand
 
 
 def _with_tip(s: Stroke, tx: float, ty: float) -> Stroke:
@@ -394,6 +427,9 @@ def _search_one(
     if lvl.refine and scoring:
         pick = scoring[:12]
         search.robustness(judge, pick)
+        pick.sort(key=lambda c: c.value, reverse=True)
+        if lvl.position_play:
+            pick[:3] = [search.centre(judge, c) for c in pick[:3]]
         best = max(pick, key=lambda c: c.value)
         return best, judge.sims
     if scoring:
