@@ -135,7 +135,7 @@ async def test_thousands_of_malformed_frames_change_nothing(server: GameServer, 
     rng = random.Random(20261130)
     sent = 0
     started = time.monotonic()
-    while sent < 3000 and time.monotonic() - started < 20:
+    while sent < 3000 and time.monotonic() - started < 60:  # ~5 s on an idle machine
         batch = [_fuzz_connection(url, rid, random.Random(rng.random()), 60) for _ in range(8)]
         sent += sum(await asyncio.gather(*batch))
     assert sent >= 3000

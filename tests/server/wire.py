@@ -102,6 +102,15 @@ class Wire:
                 out.append(await self._read(left))
         return out
 
+    async def closed(self, timeout: float = 10.0) -> int | None:
+        """Read (and keep) everything until the server closes us; the close code."""
+        with contextlib.suppress(ConnectionClosed):
+            deadline = time.monotonic() + timeout
+            while (left := deadline - time.monotonic()) > 0:
+                with contextlib.suppress(TimeoutError):
+                    self.unread.append(await self._read(left))
+        return self.ws.close_code
+
     async def close(self) -> None:
         await self.ws.close()
 
