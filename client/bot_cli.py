@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import sys
 
+    from client.session import ConnectionLost
+
     try:
         result = asyncio.run(play(args))
     except KeyboardInterrupt:
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ConnectionError) as exc:
         print(f"carom bot: cannot reach {args.url}: {exc}", file=sys.stderr)
         return 1
-    except BotFailed as exc:
+    except (BotFailed, ConnectionLost) as exc:
         print(f"carom bot: {exc}", file=sys.stderr)
         return 1
     print(result, flush=True)

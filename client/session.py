@@ -312,7 +312,19 @@ class Session:
 
     async def _greet(self) -> dict[str, Any]:
         sent = local_ms()
-        welcome = await self.request("hello", v=PROTOCOL_VERSION, name=self.name, token=self.token)
+        try:
+            welcome = await self.request(
+                "hello", v=PROTOCOL_VERSION, name=self.name, token=self.token
+            )
+        except ServerError as exc:
+            if exc.code != "bad_token" or self.token is None:
+                raise
+            # The server does not know our token (a new server, a wiped database): become a
+            # new player rather than fail.
+            log.info("identity token refused (%s); starting a new identity", exc.message)
+            self.token = None
+            sent = local_ms()
+            welcome = await self.request("hello", v=PROTOCOL_VERSION, name=self.name)
         self._clock_sample(sent, local_ms(), welcome.get("server_time_ms"))
         self.state.player_id = str(welcome.get("player_id"))
         token = welcome.get("token")

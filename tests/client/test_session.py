@@ -24,6 +24,16 @@ async def test_hello_keeps_the_same_identity_across_runs(server_url: str, tmp_pa
         assert stranger.state.player_id != player
 
 
+async def test_an_unknown_identity_token_gets_a_new_identity(
+    server_url: str, tmp_path: Path
+) -> None:
+    store = IdentityStore(tmp_path / "id.json")
+    store.save(server_url, "ann", "token-from-another-server")
+    async with Session(server_url, "ann", identity=store) as ann:
+        assert ann.state.player_id
+    assert store.load(server_url, "ann") not in (None, "token-from-another-server")
+
+
 async def test_create_join_and_spectate(server_url: str) -> None:
     async with (
         Session(server_url, "ann") as ann,
