@@ -38,6 +38,7 @@ ConnId = int
 # The referee's own error codes pass through unchanged when the protocol knows them (all of them
 # are ErrorCode values, listed in docs/protocol.md); anything else becomes ``illegal_action``.
 RULES_CODES = frozenset(c.value for c in ErrorCode)
+MAX_LAG_RETRIES = 3  # a lag simulation that failed (dead worker) is run again this many times
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +169,7 @@ class Room:
         self._turn_key: tuple[Any, ...] | None = None
         self.strokes_played = 0
         self.last_motion: dict[str, Any] | None = None  # last stroke_played / lag_result map
+        self.lag_failures = 0
         self.closed = False
 
     # Views --------------------------------------------------------------------------------
@@ -438,6 +440,13 @@ class Room:
         fx = Effects()
         if self.pending is not None:
             return fx  # the stroke in flight was sent in time; its result comes first
+        both = rules.lag_strokes(self.state)
+        if both is not None:
+            # Both lag strokes are in but no simulation is running: the server restarted while
+            # it ran, or the worker died. Run it (again); the strokes were sent in time.
+            if self.lag_failures < MAX_LAG_RETRIES:
+                self._start_job(fx, "lag", dict(self.state.positions), both, None, None, now)
+            return fx
         deadline = rules.next_deadline(self.state)
         if deadline is not None and deadline <= now:
             self._act(fx, rules.Tick(), now, log_kind="clock")
@@ -447,6 +456,10 @@ class Room:
         """The server time at which :meth:`tick` has something to do."""
         if self.pending is not None:
             return None
+        if rules.lag_strokes(self.state) is not None:
+            # At once, unless the physics keeps failing on these strokes: then the room waits
+            # (players can still concede) rather than spin.
+            return 0 if self.lag_failures < MAX_LAG_RETRIES else None
         return rules.next_deadline(self.state)
 
     # Strokes -----------------------------------------------------------------------------
@@ -509,6 +522,8 @@ class Room:
             return fx  # stale: the match ended (concede, forfeit) while the balls rolled
         self.pending = None
         if out.result is None:
+            if job.kind == "lag":
+                self.lag_failures += 1  # tick() runs it again
             target = self._seat_conn(job.seat)
             fx.to(
                 target,

@@ -350,3 +350,42 @@ def test_core_break_spot_choice() -> None:
     nxt = (a, b)[room.state.shooter or 0]
     fx = room.handle(nxt, ts.Stroke(direction=0.0, speed=1.0, spot="right", id=4), rest + 10)
     assert [(m.code, m.re) for _, m in fx.sends] == [("bad_field", 4)] and not fx.jobs
+
+
+def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
+    from server.actor import restore_room
+    from server.simulation import run_job
+    from server.store import RoomRecord
+
+    room, a, b, _ = _core()
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room.handle(a, ts.Stroke(direction=0.0, speed=0.10), 2_000)
+    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 2_000).jobs
+    # The worker dies: no result. The room runs the lag again at once instead of waiting for
+    # the lag clock (which would find both strokes in and nothing decided).
+    room.simulated(replace(run_job(job), result=None, failure="physics worker died"), 2_050)
+    assert room.next_wake() == 0
+    (again,) = room.tick(2_060).jobs
+    assert again.strokes == job.strokes and again.kind == "lag"
+    # The server is killed while that one runs: the saved state has both strokes and no result.
+    record = RoomRecord(
+        "r1",
+        {"discipline": "three_cushion", "shot_clock_s": 30},
+        False,
+        None,
+        1_000,
+        room.seq,
+        [
+            {"player_id": "pa", "name": "ann", "token_hash": "h0"},
+            {"player_id": "pb", "name": "bob", "token_hash": "h1"},
+        ],
+        rules.state_to_dict(room.state),
+        1,
+    )
+    back = restore_room(record, 5_000)
+    assert back.next_wake() == 0
+    (rerun,) = back.tick(5_000).jobs
+    fx = back.simulated(run_job(rerun), 5_100)
+    assert [log.kind for log in fx.strokes] == ["lag"]  # decided and stored
+    assert back.state.phase is rules.Phase.BREAK_CHOICE and back.state.lag_winner is not None
