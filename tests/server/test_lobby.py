@@ -282,3 +282,33 @@ async def test_a_client_too_slow_to_read_is_dropped_not_buffered(tmp_path: Path)
         assert (await ann.request(ts.Ping(), tc.Pong)).server_time_ms > 0
     finally:
         await srv.stop()
+
+
+async def test_empty_rooms_are_closed_and_stay_closed(tmp_path: Path) -> None:
+    from server.config import ServerConfig
+    from server.store import Store
+
+    db = str(tmp_path / "i.db")
+    srv = GameServer(
+        ServerConfig(port=0, db_path=db, workers=0, idle_room_s=0.3, finished_room_s=0.3)
+    )
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        ann = await Wire.open(url, "ann")
+        idle = (
+            await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+        ).room_id
+        kept = (await ann.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Spectate(room_id=kept), tc.Snapshot)  # someone is in this one
+        for _ in range(50):
+            rooms = [r["room_id"] for r in (await ann.request(ts.ListRooms(), tc.Rooms)).rooms]
+            if idle not in rooms:
+                break
+            await asyncio.sleep(0.1)
+        assert rooms == [kept]
+        assert (await ann.refused(ts.Join(room_id=idle))).code == "no_such_room"
+    finally:
+        await srv.stop()
+    with Store(db) as store:  # a restart will not bring it back
+        assert [r.room_id for r in store.open_rooms()] == [kept]
