@@ -106,6 +106,7 @@ class GameServer:
         self._next_conn = 0
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_probe: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -262,7 +263,9 @@ class GameServer:
         self.metrics.closes[code] += 1
         with contextlib.suppress(asyncio.QueueFull):
             client.queue.put_nowait(None)
-        asyncio.get_running_loop().create_task(client.ws.close(code, reason))
+        task = asyncio.get_running_loop().create_task(client.ws.close(code, reason))
+        self._background.add(task)  # asyncio keeps only weak references to tasks
+        task.add_done_callback(self._background.discard)
 
     async def _writer(self, client: Client) -> None:
         while True:
