@@ -75,6 +75,10 @@ class BotPlayer:
             elif t == "error" and self._is_mine(msg):
                 await self._on_refused(msg)
             elif t == "game_over":
+                winner = msg.get("winner")
+                who = "nobody (draw)" if winner is None else f"seat {winner}"
+                mine = " (us)" if winner == self.session.state.seat else ""
+                self.say(f"game over: {who}{mine} wins ({msg.get('reason')})")
                 if games_left <= 0:
                     self._forget()
                     return msg
