@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 
 from client.identity import IdentityStore
@@ -64,6 +65,20 @@ async def test_refusals_raise_server_errors_with_their_code(server_url: str) -> 
         sent = await ann.stroke(0.0, 2.0)
         refusal = await ann.wait_for(lambda m: m.get("re") == sent, timeout=5)
         assert refusal["t"] == "error" and refusal["code"] == "wrong_phase"
+
+
+async def test_a_sequence_gap_fetches_a_fresh_snapshot(server_url: str) -> None:
+    async with Session(server_url, "ann") as ann:
+        room_id = await ann.create_room("three_cushion")
+        await ann.join(room_id)
+        await _until(ann, lambda st: st.seq is not None and bool(st.room))
+        seq = ann.state.seq
+        assert seq is not None
+        # A broadcast arrives two ahead of the last one seen: one was lost on the way.
+        ann._on_frame(msgpack.packb({"t": "chat", "seq": seq + 2, "from": "x", "text": "hi"}))
+        snap = await ann.wait_for(lambda m: m.get("t") == "snapshot", timeout=5)
+        # The server's snapshot puts the room's own sequence number back in place.
+        assert snap["seq"] == seq and ann.state.seq == seq
 
 
 async def test_clock_offset_is_measured(server_url: str) -> None:
