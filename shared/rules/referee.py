@@ -195,7 +195,12 @@ def _lag_stroke(state: MatchState, action: LagStroke, now: int) -> tuple[MatchSt
         raise IllegalAction("already_played", "Your lag stroke is already in.")
     strokes = list(state.lag_strokes)
     strokes[action.seat] = action.stroke
-    return replace(state, lag_strokes=(strokes[0], strokes[1])), Verdict()
+    new = replace(state, lag_strokes=(strokes[0], strokes[1]))
+    if None not in strokes:
+        # R-LAG-3: both players have struck; the lag clock stops while the server simulates the
+        # two strokes together. A clock left running could expire on a lag nobody can lose.
+        new = replace(new, deadline_ms=None, paused_ms=None)
+    return new, Verdict()
 
 
 def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchState, Verdict]:

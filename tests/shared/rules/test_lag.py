@@ -23,6 +23,7 @@ from shared.rules import (
     lag_balls,
     lag_strokes,
     new_match,
+    next_deadline,
 )
 from shared.rules.lag import LagOutcome, judge_lag
 from shared.rules.placement import lag_position
@@ -166,6 +167,17 @@ def test_R_LAG_6_no_lag_stroke_before_the_clock_loses() -> None:
     s2, v = apply(s, Tick(), T0 + 30_000)
     assert (v.lag_winner, v.lag_reason) == (1, "no_lag_stroke")
     assert s2.phase is Phase.BREAK_CHOICE
+
+
+def test_R_LAG_3_clock_stops_once_both_lag_strokes_are_in() -> None:
+    # The server simulates the two strokes together; a late tick must not judge a lag that
+    # both players played in time, whatever the simulation costs.
+    s, _ = apply(new_match(MatchOptions(), T0), Start(), T0)
+    s, _ = apply(s, LagStroke(1, Stroke(0.0, 2.0)), T0 + 100)
+    s, _ = apply(s, LagStroke(0, Stroke(0.0, 2.0)), T0 + 200)
+    assert s.deadline_ms is None and next_deadline(s) is None
+    s2, v = apply(s, Tick(), T0 + 60_000)
+    assert s2 == s and v.lag_winner is None and v.calls == ()
 
 
 def test_R_LAG_6_neither_player_lags_abandons_the_match() -> None:
