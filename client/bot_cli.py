@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import sys
 
-    from client.session import ConnectionLost
+    from client.session import ConnectionLost, ServerError
 
     try:
         result = asyncio.run(play(args))
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ConnectionError) as exc:
         print(f"carom bot: cannot reach {args.url}: {exc}", file=sys.stderr)
         return 1
-    except (BotFailed, ConnectionLost) as exc:
+    except (BotFailed, ConnectionLost, ServerError) as exc:
         print(f"carom bot: {exc}", file=sys.stderr)
         return 1
     print(result, flush=True)

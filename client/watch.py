@@ -69,10 +69,15 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as exc:
             print(f"carom watch: {exc}", file=sys.stderr)
             return 1
+    from client.session import ServerError
+
     try:
         return asyncio.run(watch(args.url, args.room, args.password, args.record, args.follow))
     except KeyboardInterrupt:
         return 130
+    except ServerError as exc:
+        print(f"carom watch: the server refused: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"carom watch: cannot reach {args.url}: {exc}", file=sys.stderr)
         return 1
