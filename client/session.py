@@ -447,6 +447,8 @@ class Session:
         for fut, _sent in self._pending.values():
             if not fut.done():
                 fut.set_exception(ConnectionLost("the connection dropped"))
+                # Whoever awaits it still gets the exception; nobody awaiting is no error.
+                fut.exception()
         self._pending.clear()
 
     def _emit(self, msg: dict[str, Any]) -> None:

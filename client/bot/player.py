@@ -76,9 +76,11 @@ class BotPlayer:
                 await self._on_refused(msg)
             elif t == "game_over":
                 winner = msg.get("winner")
-                who = "nobody (draw)" if winner is None else f"seat {winner}"
-                mine = " (us)" if winner == self.session.state.seat else ""
-                self.say(f"game over: {who}{mine} wins ({msg.get('reason')})")
+                if winner is None:
+                    self.say(f"game over: draw ({msg.get('reason')})")
+                else:
+                    mine = " (us)" if winner == self.session.state.seat else ""
+                    self.say(f"game over: seat {winner}{mine} wins ({msg.get('reason')})")
                 if games_left <= 0:
                     self._forget()
                     return msg
