@@ -89,5 +89,6 @@ class BackgroundSession:
         if self._session is not None and self._loop.is_running():
             with contextlib.suppress(Exception):  # already closed or the loop is stuck
                 self.call(self._session.close).result(timeout)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(timeout)
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from client.background import BackgroundSession
 
 
@@ -36,3 +38,16 @@ async def test_background_session_joins_and_drains_events(server_url: str) -> No
         assert abs(bg.server_now_ms() - time.time() * 1000) < 1000
     finally:
         await asyncio.to_thread(bg.stop)
+
+
+def test_a_server_that_is_not_there_fails_start_and_stop_is_safe() -> None:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    bg = BackgroundSession(f"ws://127.0.0.1:{port}/", "ann")
+    with pytest.raises(OSError):
+        bg.start(timeout=10)
+    bg.stop()
+    BackgroundSession("ws://127.0.0.1:1/", "never started").stop()
