@@ -70,7 +70,7 @@ def stop_server(proc: subprocess.Popen[str]) -> None:
         proc.kill()
 
 
-async def demo(url: str, distance: int, level: int, tempo: float) -> int:
+async def demo(url: str, distance: int, level: int, tempo: float, seed: int = 0) -> int:
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
         # Start the worker now: its imports (the physics) must not eat the first shot clock.
@@ -86,7 +86,7 @@ async def demo(url: str, distance: int, level: int, tempo: float) -> int:
         await alice.join(room_id)
         await bob.join(room_id)
         players = [
-            BotPlayer(s, level, executor=pool, seed=i, tempo=tempo)
+            BotPlayer(s, level, executor=pool, seed=seed + i, tempo=tempo)
             for i, s in enumerate((alice, bob))
         ]
         try:
@@ -111,13 +111,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--distance", type=int, default=5)
     parser.add_argument("--level", type=int, default=5, choices=range(1, 6))
     parser.add_argument("--tempo", type=float, default=0.03, help="see carom bot --tempo")
+    parser.add_argument("--seed", type=int, default=20, help="the bots' random seed")
     args = parser.parse_args(argv)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="carom-demo-") as tmp:
         os.environ.setdefault("CAROM_IDENTITY", str(Path(tmp) / "identity.json"))
         proc, url = start_server(Path(tmp) / "demo.db")
         try:
-            code = asyncio.run(demo(url, args.distance, args.level, args.tempo))
+            code = asyncio.run(demo(url, args.distance, args.level, args.tempo, args.seed))
         except KeyboardInterrupt:
             code = 130
         finally:
