@@ -557,9 +557,11 @@ class Room:
                 events=out.events,
                 match=rules.match_view(self.state),
             )
+            # Broadcast first: the snapshot's in_motion and the replay keep the map exactly as
+            # it was broadcast, seq included (a client compares it with what it has seen).
+            self._broadcast(fx, msg)
             self.last_motion = msg.to_wire()
             fx.strokes.append(StrokeLog("lag", None, t0, self.last_motion))
-            self._broadcast(fx, msg)
             self._announce(fx, verdict)
             return fx
         assert job.seat is not None
@@ -585,9 +587,9 @@ class Room:
             result=result_wire(verdict),
             match=rules.match_view(self.state),
         )
+        self._broadcast(fx, played)  # first, so the kept map carries its seq (as above)
         self.last_motion = played.to_wire()
         fx.strokes.append(StrokeLog("stroke", job.seat, t0, self.last_motion))
-        self._broadcast(fx, played)
         self._announce(fx, verdict)
         return fx
 

@@ -35,6 +35,14 @@ async def _snapshot(w: Wire) -> tc.Snapshot:
     return await w.request(ts.Sync(), tc.Snapshot)
 
 
+async def _assert_unchanged(w: Wire, before: tc.Snapshot) -> None:
+    """A refusal changed nothing: the room's snapshot is the same and nothing was broadcast."""
+    after = await _snapshot(w)
+    assert after.seq == before.seq, "a refusal was followed by a broadcast"
+    assert after.match == before.match and after.room == before.room
+    assert after.in_motion == before.in_motion
+
+
 async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
     """R-LAG-3: both lag strokes in, simulated together; returns the winner's seat."""
     await carol.expect(tc.Turn, where=lambda m: m.phase == "lag")
@@ -53,9 +61,11 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     alice, bob, carol, _ = await _seated_room(url)
     players = {0: alice, 1: bob}
 
-    # A spectator can never act (R-PLAY-3: only the seated players strike).
+    # A spectator can never act (R-PLAY-3: only the seated players strike); nothing changes.
+    before = await _snapshot(carol)
     err = await carol.refused(ts.Stroke(direction=0.0, speed=1.0))
     assert err.code == "not_a_player"
+    await _assert_unchanged(carol, before)
 
     winner = await _lag(alice, bob, carol)
     w, lo = players[winner], players[1 - winner]
@@ -67,8 +77,7 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     # A stroke out of turn is refused and changes nothing.
     before = await _snapshot(carol)
     assert (await lo.refused(ts.Stroke(direction=10.0, speed=1.0))).code == "not_your_turn"
-    after = await _snapshot(carol)
-    assert (after.seq, after.match) == (before.seq, before.match)
+    await _assert_unchanged(carol, before)
 
     # R-CLOCK-1 / R-FOUL-CLOCK: the breaker lets the 5 s clock run out: foul, the turn passes.
     foul = await carol.expect(tc.Call, timeout=8, where=lambda m: m.code == "foul")
@@ -83,8 +92,11 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     played = await carol.expect(tc.StrokePlayed, timeout=5)
     assert played.shooter == 1 - winner and played.result["points"] == 0
     assert played.rest_ms > played.start_ms
+    before = await _snapshot(carol)
+    assert before.in_motion is not None and before.in_motion["rest_ms"] == played.rest_ms
     moving = await w.refused(ts.Stroke(direction=0.0, speed=1.0))
     assert moving.code == "balls_moving"
+    await _assert_unchanged(carol, before)  # R-PLAY-4: refused before anything is simulated
     await asyncio.sleep(max(0.0, played.rest_ms / 1000 - time.time()) + 0.05)
 
     # The breaker scores with a stroke found by simulating from the snapshot positions.
@@ -141,8 +153,9 @@ async def _to_play(url: str, **options: object) -> tuple[Wire, Wire, Wire, str, 
     alice = await Wire.open(url, "alice")
     bob = await Wire.open(url, "bob")
     carol = await Wire.open(url, "carol")
+    settings = {"distance": 1, **options}  # distance 1 unless the test asks for another
     created = await alice.request(
-        ts.CreateRoom(discipline="three_cushion", distance=1, **options),  # type: ignore[arg-type]
+        ts.CreateRoom(discipline="three_cushion", **settings),  # type: ignore[arg-type]
         tc.RoomCreated,
     )
     rid = created.room_id
@@ -163,7 +176,10 @@ async def test_a_dropped_player_rejoins_with_the_seat_token_and_plays_on(url: st
     # R-END-5: the room hears of it, with the grace deadline; the shot clock pauses.
     status = await carol.expect(tc.PlayerStatus, where=lambda m: m.status == "disconnected")
     assert status.seat == breaker and status.grace_until_ms is not None
-    paused = await carol.expect(tc.Turn, where=lambda m: m.deadline_ms is None)
+    # (The lag's turns also had no deadline once both lag strokes were in, R-LAG-3.)
+    paused = await carol.expect(
+        tc.Turn, where=lambda m: m.phase == "play" and m.deadline_ms is None
+    )
     assert paused.shooter == breaker
     snap = await _snapshot(carol)
     assert snap.match["paused_ms"] > 25_000 and snap.room["seats"][breaker]["connected"] is False
