@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from server.lobby import GameServer
 from server.simulation import run_job
 from shared import rules
 from shared.protocol import to_client as tc
@@ -47,7 +48,9 @@ async def _answer(w: Wire, body: dict[str, Any], rid: int) -> tc.Error:
     return await w.expect(tc.Error, where=lambda m: m.re == rid)
 
 
-async def test_out_of_range_strokes_from_the_shooter_change_nothing(url: str) -> None:
+async def test_out_of_range_strokes_from_the_shooter_change_nothing(
+    server: GameServer, url: str
+) -> None:
     alice, bob, carol, _, breaker = await _to_play(url, distance=3, shot_clock_s=CLOCK_S)
     shooter, other = [alice, bob][breaker], [alice, bob][1 - breaker]
     before = await _snapshot(carol)
@@ -80,11 +83,14 @@ async def test_out_of_range_strokes_from_the_shooter_change_nothing(url: str) ->
     spot = await other.refused(ts.Stroke(direction=0.0, speed=1.0, spot="left"))
     assert spot.code == "bad_field" and "spot" in spot.message
     await _assert_unchanged(carol, at_rest)
+    assert server.metrics.internal_errors == 0
 
 
 @pytest.mark.slow  # ~15 s each: a scoring stroke rolls ~11 s and the test waits for its rest
 @pytest.mark.parametrize("back_at", ["before_rest", "after_rest"])
-async def test_a_shooter_who_drops_mid_stroke_loses_nothing(url: str, back_at: str) -> None:
+async def test_a_shooter_who_drops_mid_stroke_loses_nothing(
+    server: GameServer, url: str, back_at: str
+) -> None:
     alice, bob, carol, rid, breaker = await _to_play(
         url, distance=3, shot_clock_s=CLOCK_S, grace_s=60
     )
@@ -160,6 +166,7 @@ async def test_a_shooter_who_drops_mid_stroke_loses_nothing(url: str, back_at: s
     again = await carol.expect(tc.StrokePlayed, timeout=5)
     assert again.shooter == breaker and again.seq > played.seq
     assert again.match["score"][breaker] == 1 and again.result["next_shooter"] == 1 - breaker
+    assert server.metrics.internal_errors == 0
 
 
 def test_core_a_stroke_in_flight_when_its_shooter_drops_counts_once() -> None:
