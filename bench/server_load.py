@@ -18,8 +18,6 @@ import asyncio
 import os
 import random
 import re
-import subprocess
-import sys
 import tempfile
 import time
 import urllib.request
@@ -29,6 +27,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from server.process import ServerProcess
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -61,6 +60,8 @@ class Conn:
     rng: random.Random = field(default_factory=random.Random)
     pending: asyncio.Task[None] | None = None
     room_id: str = ""
+    lag_sent: bool = False  # this lag round's stroke is in (a lag turn also announces clock
+    # changes — paused, stopped once both strokes are in — which need no new stroke)
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg))
@@ -132,6 +133,7 @@ async def _player(c: Conn) -> None:
             return
         if isinstance(msg, tc.StrokePlayed | tc.LagResult):
             c.rest_ms = msg.rest_ms or 0
+            c.lag_sent = False  # a repeated lag (R-LAG-4) needs a new stroke
             if isinstance(msg, tc.StrokePlayed) and msg.shooter == c.seat and c.sent_at:
                 c.stats.latencies.append(time.perf_counter() - c.sent_at)
                 c.stats.strokes += 1
@@ -139,7 +141,8 @@ async def _player(c: Conn) -> None:
         elif isinstance(msg, tc.Turn):
             if time.monotonic() >= c.stop_at:
                 continue
-            if msg.phase == "lag":
+            if msg.phase == "lag" and not c.lag_sent and msg.deadline_ms is not None:
+                c.lag_sent = True
                 c.pending = asyncio.create_task(_lag_later(c))
             elif msg.phase == "break_choice" and msg.shooter == c.seat:
                 await c.send(ts.ChooseBreak(breaker="me"))
@@ -298,42 +301,16 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     )
 
 
-def _serve(db: str) -> tuple[subprocess.Popen[str], int]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--db",
-            db,
-            "--workers",
-            str(WORKERS),
-            "--log-level",
-            "WARNING",
-            "--max-connections",
-            "20000",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if "listening on" not in line:
-        proc.kill()
-        raise RuntimeError(f"server did not start: {line!r}")
-    return proc, int(line.strip().rstrip("/").rsplit(":", 1)[1])
-
-
 def _one(rooms: int, seconds: float) -> Result:
-    with tempfile.TemporaryDirectory() as tmp:
-        proc, port = _serve(os.path.join(tmp, "load.db"))
-        try:
-            return asyncio.run(_drive(port, proc.pid, rooms, seconds))
-        finally:
-            proc.terminate()
-            proc.wait(30)
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        ServerProcess(
+            os.path.join(tmp, "load.db"),
+            workers=WORKERS,
+            extra_args=("--max-connections", "20000"),
+        ) as server,
+    ):
+        return asyncio.run(_drive(server.port, server.proc.pid, rooms, seconds))
 
 
 def run(rooms: int = ROOMS, seconds: float = SECONDS) -> list[str]:

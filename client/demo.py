@@ -14,8 +14,6 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
-import re
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,49 +23,7 @@ from pathlib import Path
 from client.bot.player import BotPlayer
 from client.session import Session
 from client.watch import watch
-
-LISTENING = re.compile(r"listening on (ws://\S+)")
-
-
-def start_server(db: Path, timeout: float = 30.0) -> tuple[subprocess.Popen[str], str]:
-    """``python -m server`` on a free port; returns the process and its URL."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--db",
-            str(db),
-            "--workers",
-            "1",
-            "--log-level",
-            "WARNING",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert proc.stdout is not None
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        found = LISTENING.search(line)
-        if found:
-            return proc, found.group(1)
-    proc.kill()
-    raise RuntimeError("the demo server did not start")
-
-
-def stop_server(proc: subprocess.Popen[str]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+from server.process import ServerProcess
 
 
 async def demo(url: str, distance: int, level: int, tempo: float, seed: int = 0) -> int:
@@ -116,13 +72,13 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="carom-demo-") as tmp:
         os.environ.setdefault("CAROM_IDENTITY", str(Path(tmp) / "identity.json"))
-        proc, url = start_server(Path(tmp) / "demo.db")
-        try:
-            code = asyncio.run(demo(url, args.distance, args.level, args.tempo, args.seed))
-        except KeyboardInterrupt:
-            code = 130
-        finally:
-            stop_server(proc)
+        with ServerProcess(Path(tmp) / "demo.db", workers=1) as server:
+            try:
+                code = asyncio.run(
+                    demo(server.url, args.distance, args.level, args.tempo, args.seed)
+                )
+            except KeyboardInterrupt:
+                code = 130
     print(f"Demo finished in {time.monotonic() - started:.0f} s.", flush=True)
     return code
 

@@ -12,15 +12,14 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
-READY_PREFIX = "carom server listening on "
+from server.process import ServerProcess
 
 
 class LocalGame:
     def __init__(self) -> None:
-        self.server: subprocess.Popen[str] | None = None
+        self.server: ServerProcess | None = None
         self.bot: subprocess.Popen[str] | None = None
         self.url: str | None = None
         self._dir = tempfile.TemporaryDirectory(prefix="carom-play-")
@@ -28,36 +27,13 @@ class LocalGame:
 
     def start_server(self, timeout: float = 20.0) -> str:
         """Start ``python -m server`` on a free port; returns its ws:// URL."""
-        db = Path(self._dir.name) / "carom.db"
-        self.server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--port",
-                "0",
-                "--db",
-                str(db),
-                "--log-level",
-                "WARNING",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        assert self.server.stdout is not None
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            line = self.server.stdout.readline()
-            if not line:
-                break
-            self.log.append(line.rstrip())
-            if line.startswith(READY_PREFIX):
-                self.url = line[len(READY_PREFIX) :].strip()
-                self._drain(self.server)
-                return self.url
-        self.stop()
-        raise RuntimeError("the local server did not start:\n" + "\n".join(self.log[-20:]))
+        try:
+            self.server = ServerProcess(Path(self._dir.name) / "carom.db", timeout=timeout)
+        except RuntimeError:
+            self.stop()
+            raise
+        self.url = self.server.url
+        return self.url
 
     def start_bot(self, room_id: str, level: int = 3) -> None:
         """A bot opponent joins ``room_id`` and plays until the window closes."""
@@ -97,12 +73,13 @@ class LocalGame:
         threading.Thread(target=pump, daemon=True).start()
 
     def stop(self) -> None:
-        for proc in (self.bot, self.server):
-            if proc is not None and proc.poll() is None:
-                proc.terminate()
-                try:
-                    proc.wait(5)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
+        if self.bot is not None and self.bot.poll() is None:
+            self.bot.terminate()
+            try:
+                self.bot.wait(5)
+            except subprocess.TimeoutExpired:
+                self.bot.kill()
+        if self.server is not None:
+            self.server.stop(timeout=5)
         with contextlib.suppress(OSError):
             self._dir.cleanup()

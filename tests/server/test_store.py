@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import signal
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from server.process import ServerProcess
 from server.store import Store
 from shared import rules
 from shared.physics import Stroke, simulate, simulate_lag
@@ -20,42 +18,6 @@ from shared.protocol import to_server as ts
 from tests.server.wire import Wire, find_scoring_stroke
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=30)
-
-
-class ServerProcess:
-    """``python -m server`` on a free port, as production runs it (a physics process pool)."""
-
-    def __init__(self, db: Path) -> None:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server",
-                "--port",
-                "0",
-                "--db",
-                str(db),
-                "--workers",
-                "1",
-                "--log-level",
-                "WARNING",
-            ],
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        assert "listening on" in line, line
-        self.url = line.strip().rsplit(" ", 1)[-1]
-
-    def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        return self.proc.wait(10)
 
 
 @pytest.fixture
@@ -103,7 +65,7 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
     tmp_path: Path, procs: list[ServerProcess]
 ) -> None:
     db = tmp_path / "carom.db"
-    first = ServerProcess(db)
+    first = ServerProcess(db, workers=1)
     procs.append(first)
     alice = await Wire.open(first.url, "alice")
     bob = await Wire.open(first.url, "bob")
@@ -138,7 +100,7 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
     with Store(str(db)) as store:
         assert store.open_rooms()[0].room_id == rid
 
-    second = ServerProcess(db)
+    second = ServerProcess(db, workers=1)
     procs.append(second)
     ids = [alice.welcome, bob.welcome]
     back = [

@@ -7,48 +7,12 @@ bridge (the client library's background session) and game model; no window neede
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
-
-import pytest
 
 from client.app.bridge import Bridge
 from client.app.model import GameModel, trajectory_segments
-
-
-@pytest.fixture
-def server_url(tmp_path: Path) -> Iterator[str]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "carom.db"),
-            "--log-level",
-            "WARNING",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("carom server listening on "), line
-        yield line.split()[-1]
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 class Window:

@@ -13,7 +13,6 @@ import math
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,37 +28,6 @@ pytestmark = [
         reason="xvfb-run is not installed (apt-get install -y xvfb): no virtual display",
     ),
 ]
-
-
-@pytest.fixture
-def server_url(tmp_path: Path) -> Iterator[str]:
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "server",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "carom.db"),
-            "--log-level",
-            "WARNING",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("carom server listening on "), line
-        yield line.split()[-1]
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_updates(
