@@ -35,6 +35,8 @@ async def demo(url: str, distance: int, level: int, tempo: float, seed: int = 0)
         bob = Session(url, "Bob (bot L5)", remember_identity=False)
         await alice.connect()
         await bob.connect()
+        # Set play without the equalizing inning (R-END-2 is a match option; HE's three-cushion
+        # text has none): the demo must end within 3 minutes, and table time dominates it.
         room_id = await alice.create_room("three_cushion", distance=distance, equalizing=False)
         print(f"Demo: local server at {url}, room {room_id}", flush=True)
         spectator = asyncio.create_task(watch(url, room_id, name="demo spectator"))
