@@ -4,6 +4,7 @@ fuzzing connection, never crashes, and the players' match goes on untouched."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import math
 import random
 import time
@@ -20,32 +21,8 @@ from shared.protocol import to_server as ts
 from tests.server.test_room import _lag
 from tests.server.wire import Wire
 
-FIELDS = [
-    "id",
-    "v",
-    "name",
-    "token",
-    "discipline",
-    "room_id",
-    "password",
-    "seat_token",
-    "direction",
-    "speed",
-    "tip_x",
-    "tip_y",
-    "elevation",
-    "spot",
-    "breaker",
-    "balls",
-    "text",
-    "limit",
-    "match_id",
-    "distance",
-    "shot_clock_s",
-    "private",
-    "practice",
-    "t",
-]
+# Every field any client message has (so the fuzz follows the protocol as it grows), plus "t".
+FIELDS = sorted({f.name for c in CLIENT_TYPES.values() for f in dataclasses.fields(c)} | {"t"})
 
 
 def _value(rng: random.Random, depth: int = 0) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -48,6 +49,8 @@ payload = st.recursive(
     max_leaves=12,
 )
 maps = st.dictionaries(st.text(max_size=8), payload, max_size=5)
+
+CLIENT_FIELDS = sorted({f.name for c in CLIENT_TYPES.values() for f in dataclasses.fields(c)})
 
 
 def _tip() -> st.SearchStrategy[tuple[float, float]]:
@@ -335,33 +338,7 @@ wire_values = st.recursive(
 @given(
     st.sampled_from(sorted(CLIENT_TYPES)),
     st.dictionaries(
-        st.sampled_from(
-            [
-                "id",
-                "v",
-                "name",
-                "token",
-                "discipline",
-                "room_id",
-                "password",
-                "seat_token",
-                "direction",
-                "speed",
-                "tip_x",
-                "tip_y",
-                "elevation",
-                "spot",
-                "breaker",
-                "balls",
-                "text",
-                "limit",
-                "match_id",
-                "distance",
-                "shot_clock_s",
-                "private",
-                "practice",
-            ]
-        ),
+        st.sampled_from(CLIENT_FIELDS),
         wire_values,
     ),
 )
