@@ -9,15 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-DISCIPLINES = (
-    "three_cushion",
-    "one_cushion",
-    "straight_rail",
-    "balkline_47_2",
-    "balkline_47_1",
-    "balkline_71_2",
-    "balkline_71_1",
-)
+from shared.protocol import DISCIPLINES  # the wire names, one list
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

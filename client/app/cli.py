@@ -11,15 +11,7 @@ import os
 import sys
 from typing import Any
 
-DISCIPLINES = (
-    "three_cushion",
-    "one_cushion",
-    "straight_rail",
-    "balkline_47_2",
-    "balkline_47_1",
-    "balkline_71_2",
-    "balkline_71_1",
-)
+from shared.protocol import DISCIPLINES  # the wire names, one list
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

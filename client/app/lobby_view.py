@@ -20,20 +20,12 @@ from client.app.widgets import (
     TextField,
     draw_panel,
 )
+from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.table import TABLES
 
 if TYPE_CHECKING:
     from client.app.app import Controller
 
-DISCIPLINES = (
-    "three_cushion",
-    "one_cushion",
-    "straight_rail",
-    "balkline_47_2",
-    "balkline_47_1",
-    "balkline_71_2",
-    "balkline_71_1",
-)
 ROOM_ROW = 30  # px
 REFRESH_S = 3.0
 
