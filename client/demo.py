@@ -39,7 +39,9 @@ async def demo(url: str, distance: int, level: int, tempo: float, seed: int = 0)
         # text has none): the demo must end within 3 minutes, and table time dominates it.
         room_id = await alice.create_room("three_cushion", distance=distance, equalizing=False)
         print(f"Demo: local server at {url}, room {room_id}", flush=True)
-        spectator = asyncio.create_task(watch(url, room_id, name="demo spectator"))
+        # The demo's spectator tells each stroke as it is struck (at_rest=False): the game is
+        # printed as it goes and the demo ends with the last stroke, inside its 3 minutes.
+        spectator = asyncio.create_task(watch(url, room_id, name="demo spectator", at_rest=False))
         await asyncio.sleep(0.3)  # let the spectator see the players sit down
         await alice.join(room_id)
         await bob.join(room_id)

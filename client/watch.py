@@ -91,8 +91,13 @@ async def watch(
     follow: bool = False,
     out: Callable[[str], None] | None = None,
     name: str = "spectator",
+    at_rest: bool = True,
 ) -> int:
-    """Watch one room until its game is over (or forever with ``follow``)."""
+    """Watch one room until its game is over (or forever with ``follow``).
+
+    With ``at_rest`` (the default) a stroke's outcome is told when its balls stop, as a referee
+    calls it (R-PLAY-1) and as the desktop spectators see it; ``stroke_played`` arrives at the
+    strike, so printing it then would tell the end of the stroke before it is played."""
     import asyncio
     import contextlib
 
@@ -137,6 +142,11 @@ async def watch(
             if recording is not None:
                 recording.write(json.dumps(recordable(msg), sort_keys=True) + "\n")
                 recording.flush()
+            rest_ms = msg.get("rest_ms")
+            if at_rest and isinstance(rest_ms, int):
+                wait_s = (rest_ms - session.server_now_ms()) / 1000
+                if wait_s > 0:
+                    await asyncio.sleep(wait_s)
             for line in commentary.feed(msg):
                 emit(line)
             if msg.get("t") == "game_over" and not follow:

@@ -46,14 +46,25 @@ async def test_two_bots_play_a_full_match_while_a_spectator_watches(
 ) -> None:
     a, b, room_id = await _seat_two(server_url)
     lines: list[str] = []
-    spectator = asyncio.create_task(watch(server_url, room_id, out=lines.append))
+    told_at: list[float] = []  # server-clock seconds when each line was printed
+
+    def out(line: str) -> None:
+        lines.append(line)
+        told_at.append(a.server_now_ms() / 1000)
+
+    last_rest: list[int] = []
+    a.listeners.append(
+        lambda m: last_rest.append(m["rest_ms"]) if m.get("t") == "stroke_played" else None
+    )
+    spectator = asyncio.create_task(watch(server_url, room_id, out=out))
     try:
         bots = [
             BotPlayer(s, 5, executor=think_pool, seed=i, think_s=4) for i, s in enumerate((a, b))
         ]
         results = await asyncio.wait_for(asyncio.gather(*(p.play_match() for p in bots)), 100)
         winner = _check_result(results)
-        assert await asyncio.wait_for(spectator, 10) == 0
+        # The spectator tells the last stroke when its balls stop, not at the strike.
+        assert await asyncio.wait_for(spectator, 30) == 0
     finally:
         spectator.cancel()
         await a.close()
@@ -64,6 +75,8 @@ async def test_two_bots_play_a_full_match_while_a_spectator_watches(
     assert "wins the lag" in text and "chooses who breaks" in text
     assert f"Game over: {('Ann (bot)', 'Bob (bot)')[winner]} wins (distance)" in text
     assert lines[-3].split() == ["Points", "Innings", "Average", "High", "run"]
+    over = next(i for i, line in enumerate(lines) if line.startswith("Game over"))
+    assert told_at[over] >= last_rest[-1] / 1000 - 0.05
 
 
 @pytest.mark.slow
