@@ -19,6 +19,7 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from shared.physics.motion import state_at
 from shared.physics.types import Segment
 from shared.table import BallName
 
@@ -68,25 +69,6 @@ def _normalise(q: Quat) -> Quat:
     return (q[0] / n, q[1] / n, q[2] / n, q[3] / n)
 
 
-def segment_position(seg: Segment, t: float) -> Vec3:
-    tau = t - seg.t0
-    half = tau * tau / 2
-    return (
-        seg.pos[0] + seg.vel[0] * tau + seg.acc[0] * half,
-        seg.pos[1] + seg.vel[1] * tau + seg.acc[1] * half,
-        seg.pos[2] + seg.vel[2] * tau + seg.acc[2] * half,
-    )
-
-
-def segment_spin(seg: Segment, t: float) -> Vec3:
-    tau = t - seg.t0
-    return (
-        seg.spin[0] + seg.spin_acc[0] * tau,
-        seg.spin[1] + seg.spin_acc[1] * tau,
-        seg.spin[2] + seg.spin_acc[2] * tau,
-    )
-
-
 def _segment_rotvec(seg: Segment, tau: float) -> Vec3:
     half = tau * tau / 2
     return (
@@ -134,12 +116,11 @@ class BallPath:
         i = max(0, bisect_right(self._starts, t) - 1)
         seg = self.segments[i]
         t = max(t, seg.t0)
-        pos = segment_position(seg, t)
-        tau = t - seg.t0
-        q = _normalise(quat_mul(quat_from_rotvec(_segment_rotvec(seg, tau)), self._orient[i]))
-        vx = seg.vel[0] + seg.acc[0] * tau
-        vy = seg.vel[1] + seg.acc[1] * tau
-        return BallPose(pos[0], pos[1], pos[2], q, segment_spin(seg, t), math.hypot(vx, vy))
+        pos, vel, spin = state_at(seg, t)
+        q = _normalise(
+            quat_mul(quat_from_rotvec(_segment_rotvec(seg, t - seg.t0)), self._orient[i])
+        )
+        return BallPose(pos[0], pos[1], pos[2], q, spin, math.hypot(vel[0], vel[1]))
 
 
 class StrokeMotion:

@@ -29,8 +29,10 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from shared.physics.motion import state_at
 from shared.physics.spec import DEFAULT_SPEC, PhysicsSpec
 from shared.physics.strike import squirt_angle
+from shared.physics.trajectory import segment_at
 from shared.physics.types import ShotResult, Stroke
 from shared.table import BallName, Point, TableSpec
 
@@ -133,12 +135,10 @@ def third_rail_arrival(
     if [e.cushion for e in rails] != ["right", "top", "left"]:
         return None
     third = rails[2]
-    segs = [s for s in result.trajectory[ball] if s.t0 < third.t]
-    seg = segs[-1]
-    tau = third.t - seg.t0
-    x = seg.pos[0] + seg.vel[0] * tau + 0.5 * seg.acc[0] * tau * tau
-    vx = seg.vel[0] + seg.acc[0] * tau
-    vy = seg.vel[1] + seg.acc[1] * tau
+    # The incoming segment: the one the cushion ends, which started strictly before the hit
+    # (the rebound segment starts at the hit time itself).
+    seg = segment_at(result.trajectory[ball], math.nextafter(third.t, -math.inf))
+    (x, _, _), (vx, vy, _), _ = state_at(seg, third.t)
     dia = table.length / 8
     # The incoming direction carries on, the ball centre at W − R, to the line at W + offset.
     line_x = x + vx / vy * (table.ball_radius + offset)

@@ -17,6 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from shared.physics.motion import state_at as segment_state
 from shared.physics.types import Segment, ShotResult
 from shared.table import BALLS, BallName, Point
 
@@ -42,16 +43,10 @@ def segment_at(segments: Sequence[Segment], t: float) -> Segment:
 
 
 def state_at(segments: Sequence[Segment], t: float) -> tuple[Vec3, Vec3, Vec3]:
-    """Position, velocity and spin of a ball at time ``t`` (3-D, exact)."""
+    """Position, velocity and spin of a ball at time ``t`` (3-D, exact). Before the first
+    segment the ball is where that segment starts."""
     s = segment_at(segments, t)
-    tau = max(t - s.t0, 0.0)
-    p, v, a, w, al = s.pos, s.vel, s.acc, s.spin, s.spin_acc
-    h = 0.5 * tau * tau
-    return (
-        (p[0] + v[0] * tau + a[0] * h, p[1] + v[1] * tau + a[1] * h, p[2] + v[2] * tau + a[2] * h),
-        (v[0] + a[0] * tau, v[1] + a[1] * tau, v[2] + a[2] * tau),
-        (w[0] + al[0] * tau, w[1] + al[1] * tau, w[2] + al[2] * tau),
-    )
+    return segment_state(s, max(t, s.t0))
 
 
 def position_at(source: ShotResult | Trajectory, ball: BallName, t: float) -> Point:
