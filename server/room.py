@@ -614,6 +614,11 @@ class Room:
         before = self.state
         self.state, verdict = rules.apply(self.state, action, now)
         fx.save = True
+        if self.state.phase is Phase.OVER:
+            # A stroke still being simulated belongs to the match that just ended (a concede
+            # while the balls roll): forget it, so `simulated` drops its result as stale instead
+            # of judging it against a rematch.
+            self.pending = None
         if log_kind is not None and verdict.foul is not None:
             fx.strokes.append(
                 StrokeLog(

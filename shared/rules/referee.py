@@ -422,7 +422,9 @@ def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, 
     if not all(votes) and not state.options.practice:
         return replace(state, rematch=(votes[0], votes[1])), Verdict()
     # A fresh match with the other breaker (no lag): the seats swap colours.
-    breaker = 1 - state.sets[0].breaker if state.white_seat is not None else 0
+    # Practice has one player, always seat 0; a match alternates the breaker.
+    solo = state.options.practice or state.white_seat is None
+    breaker = 0 if solo else 1 - state.sets[0].breaker
     fresh = replace(new_match(state.options, now), white_seat=breaker, connected=state.connected)
     new = begin_set(fresh, breaker=breaker, now=now, first=True)
     call = Call("rematch", f"Rematch: seat {breaker} breaks with the white.", "R-LAG-7")

@@ -215,3 +215,34 @@ def test_core_a_stroke_in_flight_when_its_shooter_drops_counts_once() -> None:
     assert snap.in_motion is not None and snap.in_motion["seq"] == played.seq
     assert snap.in_motion["rest_ms"] == rest and not fx.jobs and not fx.strokes
     assert room.state.deadline_ms == rest + 30_000 and room.state.strokes_played == 1
+
+
+def test_core_a_concede_while_the_balls_roll_drops_that_stroke_from_the_rematch() -> None:
+    """R-END-5: the shooter's opponent concedes while the stroke is still being simulated, and
+    both ask for a rematch at once. The old stroke belongs to the finished match: its result is
+    dropped, the rematch's clock runs, and its breaker can strike."""
+    room, a, b, _s = _core()
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room.handle(a, ts.Stroke(direction=0.0, speed=0.10), 2_000)
+    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 2_000).jobs
+    room.simulated(run_job(lag), 2_100)
+    winner = room.state.lag_winner
+    assert winner is not None
+    players = (a, b)
+    t = room.state.resting_at_ms + 10
+    room.handle(players[winner], ts.ChooseBreak(breaker="me"), t)
+    (job,) = room.handle(players[winner], ts.Stroke(direction=90.0, speed=2.0), t + 10).jobs
+
+    fx = room.handle(players[1 - winner], ts.Concede(), t + 20)
+    assert any(isinstance(m, tc.GameOver) for _, m in fx.sends)
+    room.handle(a, ts.Rematch(), t + 30)
+    room.handle(b, ts.Rematch(), t + 30)
+    assert room.state.phase is rules.Phase.PLAY and room.next_wake() is not None
+
+    fx = room.simulated(run_job(job), t + 500)  # the old match's stroke comes back
+    assert fx.sends == [] and fx.strokes == []  # stale: nothing is judged or broadcast
+    breaker = room.state.shooter
+    assert breaker is not None
+    fx = room.handle(players[breaker], ts.Stroke(direction=90.0, speed=2.0), t + 600)
+    assert len(fx.jobs) == 1 and not any(isinstance(m, tc.Error) for _, m in fx.sends)

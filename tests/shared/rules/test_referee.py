@@ -208,6 +208,18 @@ def test_rematch_needs_both_seats_and_alternates_the_breaker() -> None:
     assert scoresheet(s).match[0].points == 0
 
 
+def test_practice_rematch_gives_the_one_player_the_table_again() -> None:
+    # A practice room has only seat 0: its rematch must not hand the turn to an empty seat.
+    s = new_match(MatchOptions(practice=True), T0)
+    s, _ = apply(s, Start(), T0)
+    s, _ = apply(s, Concede(0), T0 + 1_000)
+    assert s.phase is Phase.OVER
+    s, v = apply(s, Rematch(0), T0 + 2_000)
+    assert s.phase is Phase.PLAY and s.shooter == 0 and v.next_shooter == 0
+    s, _ = play(s, MISS)
+    assert s.shooter == 0
+
+
 def test_illegal_actions_change_nothing(playing) -> None:  # type: ignore[no-untyped-def]
     before = state_to_dict(playing)
     for action in (Start(), ChooseBreak(0, 0), Resume(0), Respot(0), Rematch(0)):
