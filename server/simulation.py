@@ -24,18 +24,8 @@ import time
 from typing import Any
 
 from server.room import SimJob, SimOutcome
-from shared.physics.types import Event
+from shared.physics.trajectory import event_wire
 from shared.table import table_by_name
-
-
-def event_wire(e: Event) -> dict[str, Any]:
-    """One entry of ``stroke_played.events``."""
-    out: dict[str, Any] = {"t": e.t, "kind": e.kind, "balls": list(e.balls)}
-    if e.cushion is not None:
-        out["cushion"] = e.cushion
-    if e.speeds:
-        out["speeds"] = list(e.speeds)
-    return out
 
 
 def run_job(job: SimJob) -> SimOutcome:

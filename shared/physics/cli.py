@@ -15,7 +15,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, TextIO
 
-from shared.physics.trajectory import position_at
+from shared.physics.trajectory import event_wire, position_at
 from shared.physics.types import PositionError, ShotResult, Stroke, StrokeError
 from shared.table import TABLES, BallName, Point, TableSpec, table_by_name
 
@@ -115,11 +115,7 @@ def result_json(result: ShotResult, cpu_ms: float, samples: float | None) -> dic
     """The ``--json`` object (documented in docs/physics.md)."""
     events = []
     for e in result.events:
-        item: dict[str, Any] = {"t": e.t, "kind": e.kind, "balls": list(e.balls)}
-        if e.cushion is not None:
-            item["cushion"] = e.cushion
-        if e.speeds:
-            item["speeds"] = list(e.speeds)
+        item = event_wire(e)
         item["after"] = {
             name: {"pos": list(s.pos), "vel": list(s.vel)} for name, s in e.after.items()
         }

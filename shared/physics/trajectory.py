@@ -1,4 +1,5 @@
-"""Reading and shipping trajectories: evaluate at any time, encode for msgpack, decode.
+"""Reading and shipping trajectories: evaluate at any time, encode for msgpack, decode; and
+the wire form of events.
 
 Pure code (no pymunk): clients and bots import it bare. A trajectory maps each ball to its
 segments; each segment is exact closed-form motion from its ``t0`` to the next segment's ``t0``
@@ -15,10 +16,10 @@ from __future__ import annotations
 import bisect
 import math
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 from shared.physics.motion import state_at as segment_state
-from shared.physics.types import Segment, ShotResult
+from shared.physics.types import Event, Segment, ShotResult
 from shared.table import BALLS, BallName, Point
 
 Vec3 = tuple[float, float, float]
@@ -74,6 +75,17 @@ def encode_trajectory(trajectory: Trajectory) -> dict[str, list[float | int]]:
             for vec in (s.pos, s.vel, s.acc, s.spin, s.spin_acc):
                 flat.extend((_pack(vec[0]), _pack(vec[1]), _pack(vec[2])))
         out[ball] = flat
+    return out
+
+
+def event_wire(e: Event) -> dict[str, Any]:
+    """One event as plain data: an entry of ``stroke_played.events`` (PROTOCOL.md), and the
+    base of each event in the physics CLI's ``--json``."""
+    out: dict[str, Any] = {"t": e.t, "kind": e.kind, "balls": list(e.balls)}
+    if e.cushion is not None:
+        out["cushion"] = e.cushion
+    if e.speeds:
+        out["speeds"] = list(e.speeds)
     return out
 
 
