@@ -277,6 +277,8 @@ class TableView(arcade.View):
             hud.draw_prompt(layout, text, labels)
         self.buttons = self.prompt_buttons()
         for b in self.buttons:
+            # Rebuilt each frame with the prompt, so the hover comes from the last mouse move.
+            b.hover = self.mouse is not None and b.rect.contains(*self.mouse)
             b.draw(labels)
         labels.flush()
         self.controller.drawn(self)
