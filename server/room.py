@@ -38,6 +38,18 @@ ConnId = int
 # The referee's own error codes pass through unchanged when the protocol knows them (all of them
 # are ErrorCode values, listed in docs/protocol.md); anything else becomes ``illegal_action``.
 RULES_CODES = frozenset(c.value for c in ErrorCode)
+# create_room fields that are referee options of the same name (absent = the referee's default).
+OPTION_FIELDS = (
+    "distance",
+    "shot_clock_s",
+    "innings_limit",
+    "sets",
+    "equalizing",
+    "timeout_s",
+    "grace_s",
+    "table",
+    "practice",
+)
 MAX_LAG_RETRIES = 3  # a lag simulation that failed (dead worker) is run again this many times
 
 
@@ -113,15 +125,17 @@ class Effects:
 def options_from_wire(msg: ts.CreateRoom) -> rules.MatchOptions:
     """The referee's options from ``create_room``; ValueError when the referee refuses them."""
     kw: dict[str, Any] = {"discipline": msg.discipline}
-    for name in ("distance", "shot_clock_s", "innings_limit", "sets", "equalizing"):
-        value = getattr(msg, name)
-        if value is not None:
-            kw[name] = value
-    for name in ("timeout_s", "grace_s", "table", "practice"):
+    for name in OPTION_FIELDS:
         value = getattr(msg, name)
         if value is not None:
             kw[name] = value
     return rules.MatchOptions(**kw)
+
+
+def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
+    """The player's mistake as an ``error``: the referee's code when the protocol has it."""
+    code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
+    return tc.Error(code=code, message=exc.message, re=re)
 
 
 def result_wire(verdict: Verdict) -> dict[str, Any]:
@@ -431,8 +445,7 @@ class Room:
                     error(ErrorCode.UNKNOWN_TYPE, f"{msg.TYPE} is not a room message.", re),
                 )
         except IllegalAction as exc:
-            code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
-            fx.to([who.conn], tc.Error(code=code, message=exc.message, re=re))
+            fx.to([who.conn], refusal(exc, re))
         return fx
 
     def tick(self, now: int) -> Effects:
@@ -569,8 +582,7 @@ class Room:
         try:
             verdict = self._act(fx, rules.PlayStroke(job.seat, cue, result), t0, announce=False)
         except IllegalAction as exc:
-            code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
-            fx.to(self._seat_conn(job.seat), tc.Error(code=code, message=exc.message))
+            fx.to(self._seat_conn(job.seat), refusal(exc))
             return fx
         self.strokes_played += 1
         stroke = {**_cue_dict(cue), "spot": job.spot, "ball": next(iter(job.strokes))}
