@@ -344,10 +344,21 @@ class Session:
             await self._greet()
             room_id = self.state.room_id
             if room_id is not None and self.state.seat_token is not None:
+                # The server answers ``joined`` and then sends a snapshot on its own (the tracked
+                # state takes it like any frame); listen before asking so it cannot slip past,
+                # and say "restored" only once the state is fresh.
+                snapshot: asyncio.Future[dict[str, Any]] = (
+                    asyncio.get_running_loop().create_future()
+                )
+
+                def on_snapshot(msg: dict[str, Any]) -> None:
+                    if not snapshot.done() and msg.get("t") == "snapshot":
+                        snapshot.set_result(msg)
+
+                self.listeners.append(on_snapshot)
                 try:
-                    answer = await self.request(
-                        "rejoin", room_id=room_id, seat_token=self.state.seat_token
-                    )
+                    await self.request("rejoin", room_id=room_id, seat_token=self.state.seat_token)
+                    await asyncio.wait_for(snapshot, self.request_timeout)
                 except ServerError as exc:
                     self.state.leave_room()
                     self._emit(
@@ -359,8 +370,8 @@ class Session:
                         }
                     )
                     return
-                if answer.get("t") != "snapshot":
-                    await self.request("sync")
+                finally:
+                    self.listeners.remove(on_snapshot)
             elif room_id is not None and self.state.spectating:
                 await self.request("spectate", room_id=room_id, password=self._spectate_password)
             self._emit({"t": "connection", "status": "restored"})
