@@ -244,7 +244,7 @@ class GameModel:
             ball = (lag.get("balls") or {}).get(str(seat))
             if ball in BALLS:
                 return ball  # type: ignore[no-any-return]
-        white_seat = m.get("white_seat", m.get("breaker"))
+        white_seat = m.get("white_seat")
         if isinstance(white_seat, int) and seat is not None:
             return "white" if seat == white_seat else "yellow"
         cue = m.get("cue_ball")
@@ -263,8 +263,6 @@ class GameModel:
     def lag_winner(self) -> int | None:
         lag = (self.match or {}).get("lag")
         w = lag.get("winner") if isinstance(lag, Mapping) else None
-        if w is None:
-            w = (self.match or {}).get("lag_winner")
         return w if isinstance(w, int) else None
 
     @property
@@ -387,7 +385,7 @@ class GameModel:
         elif t == "matches":
             self.matches = [dict(m) for m in msg.get("matches") or [] if isinstance(m, Mapping)]
         elif t == "snapshot":
-            live = msg.get("in_motion") or msg.get("stroke") or msg.get("last_stroke")
+            live = msg.get("in_motion")
             if isinstance(live, Mapping) and live.get("trajectory") is not None:
                 start = float(live.get("start_ms", 0))
                 if start > 0:

@@ -187,7 +187,13 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         m = _match(
             BALLS_AT_REST,
             phase="break_choice",
-            lag_winner=0,
+            lag={
+                "balls": {"0": "white", "1": "yellow"},
+                "played": [True, True],
+                "winner": 0,
+                "reason": "nearer",
+                "repeats": [0, 0],
+            },
             score=[0, 0],
             innings=[0, 0],
             average=[0.0, 0.0],

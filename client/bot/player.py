@@ -133,7 +133,7 @@ class BotPlayer:
     @staticmethod
     def _lag_winner(match: dict[str, Any]) -> int | None:
         lag = match.get("lag")
-        winner = lag.get("winner") if isinstance(lag, dict) else match.get("lag_winner")
+        winner = lag.get("winner") if isinstance(lag, dict) else None
         return winner if isinstance(winner, int) else None
 
     async def _run(self, job: Callable[[], Any]) -> None:
