@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import secrets
 import time
@@ -371,7 +372,7 @@ class GameServer:
                 client.room.post(Inbound(client.member(), msg))
             return
         if isinstance(msg, ts.ListRooms):
-            rooms = [a.room.summary() for a in self.rooms.values()][:500]
+            rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
             self._reply(client, tc.Rooms(rooms=rooms, re=re))
         elif isinstance(msg, ts.CreateRoom):
             await self._create(client, msg)
