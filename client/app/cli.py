@@ -56,6 +56,17 @@ def run(args: argparse.Namespace) -> int:
     )
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"
+    elif sys.platform.startswith("linux") and not (
+        os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    ):
+        # Say so before starting a local server, rather than a toolkit traceback after it.
+        print(
+            "carom play: there is no display to open the window on ($DISPLAY is not set). "
+            "Run it from a desktop session, under `xvfb-run -a carom play`, or render offscreen "
+            "with --screenshot FILE.",
+            file=sys.stderr,
+        )
+        return 2
     if args.after is not None and args.after < 0:
         print("carom play: --after must be >= 0 seconds", file=sys.stderr)
         return 2

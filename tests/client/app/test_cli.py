@@ -37,6 +37,15 @@ def test_room_and_spectate_are_exclusive() -> None:
     assert "not allowed with" in proc.stderr
 
 
+def test_no_display_is_a_clear_error_before_anything_starts() -> None:
+    # Without a screen (and without --screenshot) the window cannot open: one sentence that
+    # says what to do, no toolkit traceback, and no local server left behind.
+    proc = _play(timeout=30)
+    assert proc.returncode == 2
+    assert "no display" in proc.stderr and "--screenshot" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
 def test_unreachable_server_is_a_clear_error_and_the_lobby_shows_it(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
