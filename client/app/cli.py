@@ -51,6 +51,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.offscreen and args.screenshot is None:
+        # Headless arcade runs no scheduled callbacks: an offscreen window with nothing to save
+        # would sit there forever.
+        print("carom play: --offscreen goes with --screenshot FILE", file=sys.stderr)
+        return 2
     headless = bool(args.offscreen) or (
         args.screenshot is not None and not os.environ.get("DISPLAY")
     )

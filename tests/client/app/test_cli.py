@@ -46,6 +46,11 @@ def test_no_display_is_a_clear_error_before_anything_starts() -> None:
     assert "Traceback" not in proc.stderr
 
 
+def test_offscreen_without_a_screenshot_is_refused() -> None:
+    proc = _play("--offscreen", timeout=30)
+    assert proc.returncode == 2 and "--offscreen goes with --screenshot" in proc.stderr
+
+
 def test_unreachable_server_is_a_clear_error_and_the_lobby_shows_it(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))
