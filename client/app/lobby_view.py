@@ -246,9 +246,11 @@ class LobbyView(arcade.View):
         lb.flush()
 
     def draw_rooms(self) -> None:
-        lb = self.labels
-        r = self.list_rect
-        draw_panel(r, PANEL)
+        empty = (
+            "no open rooms: create one, or practise"
+            if self.controller.net is not None
+            else "not connected: enter a server URL and press Connect"
+        )
         cols = (
             ("Room", 0),
             ("Discipline", 160),
@@ -258,40 +260,10 @@ class LobbyView(arcade.View):
             ("Phase", 780),
             ("", 920),
         )
-        for i, (title, dx) in enumerate(cols):
-            lb.draw(f"hdr{i}", title, r.left + 14 + dx, r.top - 22, 12, DIM, bold=True)
-        rooms = self.controller.model.rooms
-        if not rooms:
-            msg = (
-                "no open rooms: create one, or practise"
-                if self.controller.net is not None
-                else "not connected: enter a server URL and press Connect"
-            )
-            lb.draw("empty", msg, r.cx, r.cy, 13, DIM, "center", "center")
-        for n, room in enumerate(rooms[: int((r.height - 40) // ROOM_ROW)]):
-            y = r.top - 50 - n * ROOM_ROW
-            if n == self.selected:
-                arcade.draw_lrbt_rectangle_filled(
-                    r.left + 4, r.right - 4, y - 10, y + 18, (60, 80, 120, 255)
-                )
-            players = room.get("players")
-            pcount = sum(1 for p in players if p) if isinstance(players, list) else players
-            cells = (
-                str(room.get("room_id", "?")),
-                discipline_title(str(room.get("discipline", "?"))),
-                str(room.get("distance", "–")),
-                f"{pcount}/2",
-                str(room.get("spectators", 0)),
-                str(room.get("phase", "?")),
-                "private" if room.get("private") else "",
-            )
-            for i, ((_, dx), text) in enumerate(zip(cols, cells, strict=True)):
-                lb.draw(f"cell{n}.{i}", text, r.left + 14 + dx, y, 12, TEXT)
+        rows = [_room_cells(room) for room in self.controller.model.rooms]
+        self._draw_table("", cols, rows, empty)
 
     def draw_matches(self) -> None:
-        lb = self.labels
-        r = self.list_rect
-        draw_panel(r, PANEL)
         cols = (
             ("Match", 0),
             ("Discipline", 120),
@@ -300,48 +272,32 @@ class LobbyView(arcade.View):
             ("Strokes", 820),
             ("Result", 940),
         )
+        rows = [_match_cells(m) for m in self.controller.model.matches]
+        self._draw_table("m", cols, rows, "no finished matches on this server yet")
+
+    def _draw_table(
+        self,
+        prefix: str,
+        cols: tuple[tuple[str, int], ...],
+        rows: list[tuple[str, ...]],
+        empty: str,
+    ) -> None:
+        """A selectable list in the list panel: a header row, then one row per entry."""
+        lb = self.labels
+        r = self.list_rect
+        draw_panel(r, PANEL)
         for i, (title, dx) in enumerate(cols):
-            lb.draw(f"mhdr{i}", title, r.left + 14 + dx, r.top - 22, 12, DIM, bold=True)
-        matches = self.controller.model.matches
-        if not matches:
-            lb.draw(
-                "mempty",
-                "no finished matches on this server yet",
-                r.cx,
-                r.cy,
-                13,
-                DIM,
-                "center",
-                "center",
-            )
-        for n, m in enumerate(matches[: int((r.height - 40) // ROOM_ROW)]):
+            lb.draw(f"{prefix}hdr{i}", title, r.left + 14 + dx, r.top - 22, 12, DIM, bold=True)
+        if not rows:
+            lb.draw(f"{prefix}empty", empty, r.cx, r.cy, 13, DIM, "center", "center")
+        for n, cells in enumerate(rows[: int((r.height - 40) // ROOM_ROW)]):
             y = r.top - 50 - n * ROOM_ROW
             if n == self.selected:
                 arcade.draw_lrbt_rectangle_filled(
                     r.left + 4, r.right - 4, y - 10, y + 18, (60, 80, 120, 255)
                 )
-            players = [str(p) if p else "–" for p in (m.get("players") or [])]
-            sheet = m.get("scoresheet") or {}
-            lines = sheet.get("match") if isinstance(sheet, dict) else None
-            score = "–"
-            if isinstance(lines, list) and len(lines) == 2:
-                score = f"{lines[0].get('points', 0)}–{lines[1].get('points', 0)}"
-            winner = m.get("winner")
-            result = (
-                f"{players[winner]} won"
-                if isinstance(winner, int) and winner < len(players)
-                else str(m.get("reason") or "draw").replace("_", " ")
-            )
-            cells = (
-                f"#{m.get('match_id')}",
-                discipline_title(str(m.get("discipline", "?"))),
-                " v ".join(players),
-                score,
-                str(m.get("strokes", "?")),
-                result,
-            )
             for i, ((_, dx), text) in enumerate(zip(cols, cells, strict=True)):
-                lb.draw(f"mcell{n}.{i}", text, r.left + 14 + dx, y, 12, TEXT)
+                lb.draw(f"{prefix}cell{n}.{i}", text, r.left + 14 + dx, y, 12, TEXT)
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
         for f in self.fields:
@@ -384,3 +340,40 @@ class LobbyView(arcade.View):
         elif symbol == arcade.key.ESCAPE:
             self.creating = None
             self.browsing = False
+
+
+def _room_cells(room: dict[str, Any]) -> tuple[str, ...]:
+    players = room.get("players")
+    pcount = sum(1 for p in players if p) if isinstance(players, list) else players
+    return (
+        str(room.get("room_id", "?")),
+        discipline_title(str(room.get("discipline", "?"))),
+        str(room.get("distance", "–")),
+        f"{pcount}/2",
+        str(room.get("spectators", 0)),
+        str(room.get("phase", "?")),
+        "private" if room.get("private") else "",
+    )
+
+
+def _match_cells(m: dict[str, Any]) -> tuple[str, ...]:
+    players = [str(p) if p else "–" for p in (m.get("players") or [])]
+    sheet = m.get("scoresheet") or {}
+    lines = sheet.get("match") if isinstance(sheet, dict) else None
+    score = "–"
+    if isinstance(lines, list) and len(lines) == 2:
+        score = f"{lines[0].get('points', 0)}–{lines[1].get('points', 0)}"
+    winner = m.get("winner")
+    result = (
+        f"{players[winner]} won"
+        if isinstance(winner, int) and winner < len(players)
+        else str(m.get("reason") or "draw").replace("_", " ")
+    )
+    return (
+        f"#{m.get('match_id')}",
+        discipline_title(str(m.get("discipline", "?"))),
+        " v ".join(players),
+        score,
+        str(m.get("strokes", "?")),
+        result,
+    )
