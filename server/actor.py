@@ -247,17 +247,20 @@ class RoomActor:
     ) -> int | None:
         """In the store thread: everything one input changed, in order. Returns the match id."""
         store = self.store
-        if new_match:
-            record.match_id = store.start_match(
-                record.room_id, self.room.options.discipline.value, record.options, players, now
-            )
-        for kind, seat, played_ms, data in blobs:
-            store.commit_stroke(record, kind, seat, played_ms, data, now)
-        if not blobs:
-            store.save_room(record, now)
-        if finished is not None and record.match_id is not None:
-            winner, reason, sheet = finished
-            store.finish_match(record.match_id, winner, reason, sheet, now)
+        # One transaction: a match's last stroke, its result and the rating change land
+        # together, or (killed mid-way) none of them do.
+        with store._transaction():
+            if new_match:
+                record.match_id = store.start_match(
+                    record.room_id, self.room.options.discipline.value, record.options, players, now
+                )
+            for kind, seat, played_ms, data in blobs:
+                store.commit_stroke(record, kind, seat, played_ms, data, now)
+            if not blobs:
+                store.save_room(record, now)
+            if finished is not None and record.match_id is not None:
+                winner, reason, sheet = finished
+                store.finish_match(record.match_id, winner, reason, sheet, now)
         return record.match_id
 
     def _submit(self, job: SimJob) -> None:

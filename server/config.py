@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
+from server.accounts import AccountsConfig
+
 DEFAULT_PORT: Final = 8765
 
 
@@ -13,6 +15,7 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = DEFAULT_PORT  # 0: pick a free port (tests)
     db_path: str = "carom.db"
+    accounts: AccountsConfig = field(default_factory=AccountsConfig)  # docs/accounts.md
     # Frames: the codec answers ``too_large`` above ``max_frame``; websockets closes the
     # connection with 1009 above ``hard_max_frame`` without reading it.
     max_frame: int = 16 * 1024

@@ -41,6 +41,7 @@ from server.credentials import check_password, hash_password, new_token, token_h
 from server.metrics import Metrics
 from server.room import ConnId, Member, Room
 from server.simulation import PhysicsPool
+from server.standing_desk import DESK, StandingDesk
 from server.store import Store
 from shared.protocol import (
     PROTOCOL_VERSION,
@@ -108,6 +109,7 @@ class GameServer:
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_probe: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -143,6 +145,7 @@ class GameServer:
             close_timeout=2,  # a client that never answers the close must not stall a drain
         )
         self._sweeper = asyncio.create_task(self._sweep())
+        self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
         log.info(
             "listening on ws://%s:%d/ with %d open rooms", cfg.host, self.port, len(self.rooms)
@@ -157,6 +160,7 @@ class GameServer:
             self._sweeper.cancel()
         if self._lag_probe is not None:
             self._lag_probe.cancel()
+        await self.desk.stop()
         actors = list(self.rooms.values())
         for actor in actors:
             actor.post(Stop())
@@ -302,6 +306,7 @@ class GameServer:
             pass
         finally:
             self.clients.pop(client.conn, None)
+            self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
             client.closing = True
@@ -362,6 +367,9 @@ class GameServer:
             return
         if client.player_id is None:
             self._reply(client, error(ErrorCode.HELLO_FIRST, "Say hello first.", re))
+            return
+        if isinstance(msg, DESK):
+            await self.desk.handle(client, msg)
             return
         if not isinstance(msg, LOBBY):
             if client.room is None:

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from server.standings import Standings
+
 P = ParamSpec("P")
 T = TypeVar("T")
 
@@ -108,6 +110,7 @@ class Store:
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA wal_autocheckpoint=0")
         self.db.executescript(SCHEMA)
+        self.standings = Standings(self.db)  # accounts and ratings: their own tables
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="store-checkpoint", daemon=True
@@ -146,7 +149,9 @@ class Store:
         row = self.db.execute(
             "SELECT player_id, name FROM players WHERE token_hash = ?", (token_hash,)
         ).fetchone()
-        return None if row is None else (row[0], row[1])
+        if row is None:
+            return self.standings.player_by_token(token_hash)  # a token from a login
+        return (row[0], row[1])
 
     def add_player(self, player_id: str, token_hash: str, name: str, now_ms: int) -> None:
         self.db.execute(
@@ -263,11 +268,18 @@ class Store:
         scoresheet: dict[str, Any],
         now_ms: int,
     ) -> None:
-        self.db.execute(
-            """UPDATE matches SET finished_ms = ?, winner = ?, reason = ?, scoresheet = ?
-               WHERE match_id = ?""",
-            (now_ms, winner, reason, json.dumps(scoresheet), match_id),
-        )
+        """The result and the rating change it causes, in one transaction."""
+        try:
+            with self._transaction():
+                self.db.execute(
+                    """UPDATE matches SET finished_ms = ?, winner = ?, reason = ?, scoresheet = ?
+                       WHERE match_id = ?""",
+                    (now_ms, winner, reason, json.dumps(scoresheet), match_id),
+                )
+                self.standings.match_finished(match_id, winner, reason, scoresheet, now_ms)
+        except BaseException:
+            self.standings.forget_changes()
+            raise
 
     def list_matches(
         self, limit: int, player_id: str | None = None, before: int | None = None
@@ -335,11 +347,18 @@ class Store:
 
 
 class _Tx:
+    """BEGIN IMMEDIATE … COMMIT; inside an open transaction it joins that one (so the actor
+    can make a match's last stroke and its result one commit)."""
+
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
+        self.outer = False
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        self.outer = not self.db.in_transaction
+        if self.outer:
+            self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if self.outer:
+            self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")

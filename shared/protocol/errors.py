@@ -38,6 +38,13 @@ class ErrorCode(StrEnum):
     NOT_IN_ROOM = "not_in_room"  # a room action without a room
     BAD_OPTIONS = "bad_options"  # create_room options the referee refuses
     NO_SUCH_MATCH = "no_such_match"  # get_replay of an unknown match
+    # Accounts and quick match (docs/accounts.md).
+    NAME_TAKEN = "name_taken"  # register: the name (or a look-alike of it) has an account
+    BAD_NAME = "bad_name"  # register: a name that cannot be claimed (the message says why)
+    BAD_LOGIN = "bad_login"  # login: unknown name or wrong password (deliberately one answer)
+    ALREADY_REGISTERED = "already_registered"  # register on an identity that has an account
+    NO_SUCH_PLAYER = "no_such_player"  # profile of an unknown player_id
+    QUEUE_FULL = "queue_full"  # quick match: the server's queue is at its limit
     # Play.
     NOT_A_PLAYER = "not_a_player"  # a spectator tried to act
     NOT_YOUR_TURN = "not_your_turn"

@@ -19,6 +19,7 @@ from shared.protocol.fields import (
     check_int,
     check_list,
     check_map,
+    check_number,
     check_opt_bool,
     check_opt_int,
     check_opt_seat,
@@ -337,6 +338,89 @@ class Closing(ServerMessage):
         check_str("reason", self.reason, TEXT_MAX)
 
 
+# Accounts, ratings and quick match (docs/accounts.md) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Queued(ServerMessage):
+    TYPE: ClassVar[str] = "queued"
+    discipline: str
+    rating: float  # the rating the queue pairs by (a guest's is the starting 1500)
+    distance: int | None = None
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("discipline", self.discipline, 32, 1)
+        check_number("rating", self.rating, 0, 10_000)
+        check_opt_int("distance", self.distance, 1)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unqueued(ServerMessage):
+    TYPE: ClassVar[str] = "unqueued"
+    re: int | None = None
+
+    def _validate(self) -> None:
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Leaderboard(ServerMessage):
+    TYPE: ClassVar[str] = "leaderboard"
+    discipline: str
+    rows: list[dict[str, Any]]
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("discipline", self.discipline, 32, 1)
+        for i, row in enumerate(check_list("rows", self.rows, 100)):
+            check_map(f"rows[{i}]", row)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Profile(ServerMessage):
+    TYPE: ClassVar[str] = "profile"
+    player_id: str
+    name: str
+    registered: bool
+    bot: bool
+    standings: list[dict[str, Any]]
+    matches: list[dict[str, Any]]
+    re: int | None = None
+
+    def _validate(self) -> None:
+        check_str("player_id", self.player_id, 64, 1)
+        check_str("name", self.name, 64)
+        check_bool("registered", self.registered)
+        check_bool("bot", self.bot)
+        for i, row in enumerate(check_list("standings", self.standings, 100)):
+            check_map(f"standings[{i}]", row)
+        for i, row in enumerate(check_list("matches", self.matches, 100)):
+            check_map(f"matches[{i}]", row)
+        _re(self.re)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rated(ServerMessage):
+    """After a rated match: the receiver's own rating change."""
+
+    TYPE: ClassVar[str] = "rated"
+    match_id: int
+    discipline: str
+    before: float
+    after: float
+    deviation: float
+
+    def _validate(self) -> None:
+        check_int("match_id", self.match_id, 1)
+        check_str("discipline", self.discipline, 32, 1)
+        check_number("before", self.before, 0, 10_000)
+        check_number("after", self.after, 0, 10_000)
+        check_number("deviation", self.deviation, 0, 10_000)
+
+
 SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
     Welcome,
     Rooms,
@@ -356,6 +440,11 @@ SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
     Matches,
     Replay,
     Closing,
+    Queued,
+    Unqueued,
+    Leaderboard,
+    Profile,
+    Rated,
 )
 
 

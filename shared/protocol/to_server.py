@@ -271,6 +271,77 @@ class GetReplay(ClientMessage):
         check_int("match_id", self.match_id, 1)
 
 
+# Accounts, ratings and quick match (docs/accounts.md) ---------------------------------------
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Register(ClientMessage):
+    """Claim a name for this identity with a password (after ``hello``)."""
+
+    TYPE: ClassVar[str] = "register"
+    name: str
+    password: str
+    bot: bool | None = None  # a bot's account: never rated, never paired with humans in rated play
+
+    def _validate(self) -> None:
+        check_text("name", self.name, NAME_MAX, 1)
+        check_str("password", self.password, PASSWORD_MAX, 1)
+        check_opt_bool("bot", self.bot)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Login(ClientMessage):
+    TYPE: ClassVar[str] = "login"
+    name: str
+    password: str
+
+    def _validate(self) -> None:
+        check_text("name", self.name, NAME_MAX, 1)
+        check_str("password", self.password, PASSWORD_MAX, 1)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Queue(ClientMessage):
+    """Quick match: wait for an opponent of about one's rating in this discipline."""
+
+    TYPE: ClassVar[str] = "queue"
+    discipline: str
+    distance: int | None = None
+    level: int | None = None  # a bot account's level 1–5: its strength when offered to players
+
+    def _validate(self) -> None:
+        check_choice("discipline", self.discipline, DISCIPLINES)
+        check_opt_int("distance", self.distance, 1, 10_000)
+        check_opt_int("level", self.level, 1, 5)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Unqueue(ClientMessage):
+    TYPE: ClassVar[str] = "unqueue"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetLeaderboard(ClientMessage):
+    TYPE: ClassVar[str] = "leaderboard"
+    discipline: str
+    limit: int | None = None  # 1..100, default 20
+    offset: int | None = None
+
+    def _validate(self) -> None:
+        check_choice("discipline", self.discipline, DISCIPLINES)
+        check_opt_int("limit", self.limit, 1, 100)
+        check_opt_int("offset", self.offset, 0, 10_000_000)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class GetProfile(ClientMessage):
+    TYPE: ClassVar[str] = "profile"
+    player_id: str
+
+    def _validate(self) -> None:
+        check_str("player_id", self.player_id, TOKEN_MAX, 1)
+
+
 CLIENT_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
     Hello,
     ListRooms,
@@ -292,4 +363,10 @@ CLIENT_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
     Ping,
     ListMatches,
     GetReplay,
+    Register,
+    Login,
+    Queue,
+    Unqueue,
+    GetLeaderboard,
+    GetProfile,
 )

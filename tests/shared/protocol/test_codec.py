@@ -116,6 +116,26 @@ CLIENT: dict[type[ClientMessage], st.SearchStrategy[Any]] = {
         id=ids,
     ),
     ts.GetReplay: st.builds(ts.GetReplay, match_id=st.integers(1, 2**40), id=ids),
+    ts.Register: st.builds(
+        ts.Register, name=names, password=tokens, bot=st.none() | st.booleans(), id=ids
+    ),
+    ts.Login: st.builds(ts.Login, name=names, password=tokens, id=ids),
+    ts.Queue: st.builds(
+        ts.Queue,
+        discipline=st.sampled_from(ts.DISCIPLINES),
+        distance=st.none() | st.integers(1, 10_000),
+        level=st.none() | st.integers(1, 5),
+        id=ids,
+    ),
+    ts.Unqueue: st.builds(ts.Unqueue, id=ids),
+    ts.GetLeaderboard: st.builds(
+        ts.GetLeaderboard,
+        discipline=st.sampled_from(ts.DISCIPLINES),
+        limit=st.none() | st.integers(1, 100),
+        offset=st.none() | st.integers(0, 10_000_000),
+        id=ids,
+    ),
+    ts.GetProfile: st.builds(ts.GetProfile, player_id=tokens, id=ids),
 }
 
 SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
@@ -197,6 +217,38 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
         re=ids,
     ),
     tc.Closing: st.builds(tc.Closing, reason=st.text(max_size=40)),
+    tc.Queued: st.builds(
+        tc.Queued,
+        discipline=st.sampled_from(ts.DISCIPLINES),
+        rating=st.floats(0, 10_000),
+        distance=st.none() | st.integers(1, 10_000),
+        re=ids,
+    ),
+    tc.Unqueued: st.builds(tc.Unqueued, re=ids),
+    tc.Leaderboard: st.builds(
+        tc.Leaderboard,
+        discipline=st.sampled_from(ts.DISCIPLINES),
+        rows=st.lists(maps, max_size=3),
+        re=ids,
+    ),
+    tc.Profile: st.builds(
+        tc.Profile,
+        player_id=tokens,
+        name=names,
+        registered=st.booleans(),
+        bot=st.booleans(),
+        standings=st.lists(maps, max_size=3),
+        matches=st.lists(maps, max_size=3),
+        re=ids,
+    ),
+    tc.Rated: st.builds(
+        tc.Rated,
+        match_id=st.integers(1, 2**40),
+        discipline=st.sampled_from(ts.DISCIPLINES),
+        before=st.floats(0, 10_000),
+        after=st.floats(0, 10_000),
+        deviation=st.floats(0, 10_000),
+    ),
 }
 
 

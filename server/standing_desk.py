@@ -1,0 +1,376 @@
+"""The lobby's desk for accounts, quick match, leaderboards and profiles (docs/accounts.md).
+
+The lobby hands it ``register``, ``login``, ``queue``, ``unqueue``, ``leaderboard`` and
+``profile``, tells it when a connection ends, and lets it run one pairing task. Everything it
+decides is in the pure cores (``server/accounts.py``, ``server/matchmaking.py``,
+``shared/ratings``); this module is the I/O: scrypt in a bounded thread pool, the SQLite rows,
+the room a pairing opens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from server.accounts import (
+    AccountsConfig,
+    AttemptLimiter,
+    name_key,
+    name_problem,
+    password_problem,
+)
+from server.actor import Enter, now_ms
+from server.credentials import check_password, hash_password, new_token, token_hash
+from server.matchmaking import Matchmaker, Ticket
+from server.room import Room
+from server.standings import Change
+from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from shared.ratings import DEFAULT_RATING
+
+if TYPE_CHECKING:
+    from server.lobby import Client, GameServer
+
+log = logging.getLogger("carom.accounts")
+
+DESK = (ts.Register, ts.Login, ts.Queue, ts.Unqueue, ts.GetLeaderboard, ts.GetProfile)
+DeskMessage = ts.Register | ts.Login | ts.Queue | ts.Unqueue | ts.GetLeaderboard | ts.GetProfile
+
+# A bot account's nominal strength by level (for offering a bot "of about the player's
+# strength"): bots are never rated, so this is their only rating.
+BOT_RATING = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
+
+
+@functools.cache
+def _dummy_hash() -> str:
+    """Checked when a login names no account, so that an unknown name costs the same scrypt
+    time as a wrong password (one answer, one timing)."""
+    return hash_password(secrets.token_hex(16))
+
+
+class StandingDesk:
+    def __init__(self, server: GameServer, config: AccountsConfig) -> None:
+        self.server = server
+        self.config = config
+        self.clock: Callable[[], int] = now_ms  # tests swap in a fake clock
+        self.matchmaker = Matchmaker(config)
+        self.by_name = AttemptLimiter(config.name_failures, int(config.name_window_s * 1000))
+        self.by_conn = AttemptLimiter(config.conn_attempts, int(config.conn_window_s * 1000))
+        self._hashing = asyncio.Semaphore(config.hash_threads)
+        self._task: asyncio.Task[None] | None = None
+
+    # Life cycle ----------------------------------------------------------------------------
+    def start(self) -> None:
+        store = self.server.store
+        assert store is not None
+        store.standings.period_s = self.config.rating_period_s
+        store.standings.tau = self.config.tau
+        self._task = asyncio.create_task(self._pair_loop(), name="quick-match")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def gone(self, client: Client) -> None:
+        """The connection ended: it leaves the queue, its attempt counter goes."""
+        self.matchmaker.remove(client.conn)
+        self.by_conn.clear(str(client.conn))
+
+    # Messages ------------------------------------------------------------------------------
+    async def handle(self, client: Client, msg: DeskMessage) -> None:
+        if isinstance(msg, ts.Register | ts.Login):
+            await self._account(client, msg)
+        elif isinstance(msg, ts.Queue):
+            await self._queue(client, msg)
+        elif isinstance(msg, ts.Unqueue):
+            self.matchmaker.remove(client.conn)
+            self.server._reply(client, tc.Unqueued(re=msg.id))
+        elif isinstance(msg, ts.GetLeaderboard):
+            store = self.server.store
+            assert store is not None
+            rows = await store.run(
+                store.standings.leaderboard,
+                msg.discipline,
+                msg.limit or 20,
+                msg.offset or 0,
+                self.clock(),
+            )
+            self.server._reply(
+                client, tc.Leaderboard(discipline=msg.discipline, rows=rows, re=msg.id)
+            )
+        else:
+            await self._profile(client, msg)
+
+    async def _hash(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """scrypt (tens of ms, 16 MiB) in a thread, at most ``hash_threads`` at once."""
+        async with self._hashing:
+            return await asyncio.to_thread(fn, *args)
+
+    async def _account(self, client: Client, msg: ts.Register | ts.Login) -> None:
+        server, store = self.server, self.server.store
+        assert store is not None and client.player_id is not None
+        now = self.clock()
+        key = name_key(msg.name)
+        wait = max(self.by_conn.wait_ms(str(client.conn), now), self.by_name.wait_ms(key, now))
+        if wait > 0:
+            server._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    f"Too many attempts; try again in {-(-wait // 1000)} seconds.",
+                    msg.id,
+                ),
+            )
+            return
+        self.by_conn.count(str(client.conn), now)
+        if client.room is not None:
+            server._reply(
+                client,
+                error(ErrorCode.ALREADY_IN_ROOM, "Leave your room before logging in.", msg.id),
+            )
+            return
+        if isinstance(msg, ts.Register):
+            account = await self._register(client, msg, key, now)
+        else:
+            account = await self._login(client, msg, key, now)
+        if account is None:
+            return
+        player_id, name = account
+        token = new_token()
+        await store.run(store.standings.add_token, player_id, token_hash(token), now)
+        self.matchmaker.remove(client.conn)  # a ticket under the old identity is void
+        client.player_id, client.name = player_id, name
+        server._reply(
+            client,
+            tc.Welcome(
+                v=PROTOCOL_VERSION,
+                player_id=player_id,
+                token=token,
+                server_time_ms=now_ms(),
+                re=msg.id,
+            ),
+        )
+
+    async def _register(
+        self, client: Client, msg: ts.Register, key: str, now: int
+    ) -> tuple[str, str] | None:
+        server, store = self.server, self.server.store
+        assert store is not None and client.player_id is not None
+        problem = name_problem(msg.name)
+        if problem is not None:
+            server._reply(client, error(ErrorCode.BAD_NAME, problem, msg.id))
+            return None
+        problem = password_problem(msg.password, msg.name)
+        if problem is not None:
+            server._reply(client, error(ErrorCode.BAD_FIELD, problem, msg.id))
+            return None
+        if await store.run(store.standings.account, client.player_id) is not None:
+            server._reply(
+                client,
+                error(
+                    ErrorCode.ALREADY_REGISTERED,
+                    "This identity already has an account; log in to use another.",
+                    msg.id,
+                ),
+            )
+            return None
+        hashed = await self._hash(hash_password, msg.password)
+        ok = await store.run(
+            store.standings.register,
+            client.player_id,
+            msg.name,
+            key,
+            hashed,
+            bool(msg.bot),
+            now,
+        )
+        if not ok:
+            server._reply(
+                client, error(ErrorCode.NAME_TAKEN, "That name is taken; choose another.", msg.id)
+            )
+            return None
+        return client.player_id, msg.name
+
+    async def _login(
+        self, client: Client, msg: ts.Login, key: str, now: int
+    ) -> tuple[str, str] | None:
+        server, store = self.server, self.server.store
+        assert store is not None
+        account = await store.run(store.standings.account_by_key, key)
+        stored = account.password_hash if account is not None else _dummy_hash()
+        ok = await self._hash(check_password, msg.password, stored)
+        if account is None or not ok:
+            self.by_name.count(key, self.clock())
+            server._reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
+            return None
+        self.by_name.clear(key)
+        return account.player_id, account.name
+
+    async def _queue(self, client: Client, msg: ts.Queue) -> None:
+        server, store = self.server, self.server.store
+        assert store is not None and client.player_id is not None
+        if client.room is not None:
+            server._reply(
+                client,
+                error(ErrorCode.ALREADY_IN_ROOM, "Leave your room before quick match.", msg.id),
+            )
+            return
+        if server.draining:
+            server._reply(
+                client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
+            )
+            return
+        now = self.clock()
+        account = await store.run(store.standings.account, client.player_id)
+        bot = account is not None and account.bot
+        if bot:
+            rating = BOT_RATING[msg.level or 3]
+        else:
+            found = (
+                None
+                if account is None
+                else await store.run(store.standings.rating, client.player_id, msg.discipline, now)
+            )
+            rating = DEFAULT_RATING if found is None else found.rating
+        ticket = Ticket(
+            client.conn, client.player_id, msg.discipline, msg.distance, rating, bot, now
+        )
+        if not self.matchmaker.add(ticket):
+            server._reply(
+                client, error(ErrorCode.QUEUE_FULL, "Quick match is full; try later.", msg.id)
+            )
+            return
+        server._reply(
+            client,
+            tc.Queued(
+                discipline=msg.discipline, distance=msg.distance, rating=round(rating, 1), re=msg.id
+            ),
+        )
+
+    async def _profile(self, client: Client, msg: ts.GetProfile) -> None:
+        server, store = self.server, self.server.store
+        assert store is not None
+        now = self.clock()
+        row = store.db.execute(
+            "SELECT name FROM players WHERE player_id = ?", (msg.player_id,)
+        ).fetchone()
+        if row is None:
+            server._reply(client, error(ErrorCode.NO_SUCH_PLAYER, "No such player.", msg.id))
+            return
+        account = await store.run(store.standings.account, msg.player_id)
+        standings = await store.run(store.standings.standings_of, msg.player_id, now)
+        found = await store.run(store.list_matches, 20, msg.player_id)
+        changes = await store.run(
+            store.standings.changes_of, [m["match_id"] for m in found], msg.player_id
+        )
+        matches = [_match_line(m, msg.player_id, changes.get(m["match_id"])) for m in found]
+        server._reply(
+            client,
+            tc.Profile(
+                player_id=msg.player_id,
+                name=account.name if account is not None else row[0],
+                registered=account is not None,
+                bot=account is not None and account.bot,
+                standings=standings,
+                matches=matches,
+                re=msg.id,
+            ),
+        )
+
+    # Pairing -------------------------------------------------------------------------------
+    async def _pair_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.config.pair_every_s)
+            try:
+                store = self.server.store
+                if store is not None:
+                    self.deliver_changes(store.standings.take_changes())
+                await self.pair_now()
+            except Exception:
+                log.exception("quick match pairing failed")
+
+    async def pair_now(self) -> int:
+        """One pairing round: open a room for every pair that fits now. Returns how many."""
+        server = self.server
+        opened = 0
+        for pairing in self.matchmaker.pair(self.clock()):
+            a = server.clients.get(pairing.a.key)  # type: ignore[call-overload]
+            b = server.clients.get(pairing.b.key)  # type: ignore[call-overload]
+            ready = [
+                c
+                for c, t in ((a, pairing.a), (b, pairing.b))
+                if c is not None and not c.closing and c.room is None and c.player_id == t.player_id
+            ]
+            if len(ready) < 2 or server.draining or len(server.rooms) >= server.config.max_rooms:
+                for c, t in ((a, pairing.a), (b, pairing.b)):  # the other one waits on
+                    if c is not None and c in ready:
+                        self.matchmaker.add(t)
+                continue
+            await self._open(ready[0], ready[1], pairing.a)
+            opened += 1
+        return opened
+
+    async def _open(self, a: Client, b: Client, ticket: Ticket) -> None:
+        """A room exactly as if ``a`` had created it and both had joined by hand."""
+        server, store = self.server, self.server.store
+        assert store is not None
+        create = ts.CreateRoom(discipline=ticket.discipline, distance=ticket.distance)
+        room = Room("r" + secrets.token_hex(5), create, now_ms())
+        actor = server._add_actor(room)
+        await store.run(store.save_room, actor.record(), now_ms())
+        for client in (a, b):
+            client.room = actor
+            token = new_token()
+            actor.post(
+                Enter(client.member(), ts.Join(room_id=room.room_id), token, token_hash(token))
+            )
+
+    def deliver_changes(self, changes: list[Change]) -> None:
+        """Tell each rated player their own change (after the result is committed)."""
+        for ch in changes:
+            msg = tc.Rated(
+                match_id=ch.match_id,
+                discipline=ch.discipline,
+                before=round(ch.before, 1),
+                after=round(ch.after, 1),
+                deviation=round(ch.deviation, 1),
+            )
+            for client in list(self.server.clients.values()):
+                if client.player_id == ch.player_id:
+                    self.server._reply(client, msg)
+
+
+def _match_line(
+    m: dict[str, Any], player_id: str, change: tuple[float, float] | None
+) -> dict[str, Any]:
+    """One line of a profile's match list: who, the score, the averages, the replay's id."""
+    seat = next((i for i, p in enumerate(m["players"]) if p.get("player_id") == player_id), 0)
+    sheet = m.get("scoresheet") or {}
+    lines = sheet.get("match") or [{}, {}]
+    mine = lines[seat] if seat < len(lines) else {}
+    theirs = lines[1 - seat] if 1 - seat < len(lines) else {}
+    opponent = m["players"][1 - seat] if len(m["players"]) > 1 else None
+    winner = m.get("winner")
+    out: dict[str, Any] = {
+        "match_id": m["match_id"],  # get_replay takes it
+        "discipline": m["discipline"],
+        "finished_ms": m["finished_ms"],
+        "opponent": opponent,
+        "result": "draw" if winner is None else ("win" if winner == seat else "loss"),
+        "reason": m["reason"],
+        "score": [mine.get("points", 0), theirs.get("points", 0)],
+        "innings": mine.get("innings", 0),
+        "average": mine.get("average", 0.0),
+        "high_run": mine.get("high_run", 0),
+    }
+    if change is not None:
+        out["rating_before"], out["rating_after"] = round(change[0], 1), round(change[1], 1)
+    return out
