@@ -13,7 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import msgpack
@@ -290,9 +290,33 @@ class RoomActor:
         self.on_close(self)
 
 
+def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
+    """Every running deadline of ``state`` ``delta_ms`` later: the shot, lag and break clocks,
+    a time-out's end, the balls' rest (R-CLOCK-1 counts from it) and the reconnection graces
+    (R-END-5). A paused clock (``paused_ms``) is a duration and stays as it is."""
+    if delta_ms <= 0:
+        return state
+    return replace(
+        state,
+        deadline_ms=None if state.deadline_ms is None else state.deadline_ms + delta_ms,
+        resting_at_ms=state.resting_at_ms + delta_ms if state.resting_at_ms else 0,
+        grace_deadline=(
+            None if state.grace_deadline[0] is None else state.grace_deadline[0] + delta_ms,
+            None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
+        ),
+    )
+
+
 def restore_room(record: RoomRecord, now: int) -> Room:
-    """Bring a room back from its row after a restart. Every seat is now disconnected: the
-    referee pauses its clock and starts its grace time (R-END-5) from ``now``."""
+    """Bring a room back from its row after a restart.
+
+    The server was away from the row's last write (``updated_ms``: a drain writes every room on
+    the way down; after a kill -9 it is the last turn, stroke or seat change) until ``now``, so
+    every clock moves on by that much first: nobody is charged for the downtime, neither on the
+    shot clock nor on a reconnection grace. Then every seat is disconnected: the referee pauses
+    the clock with the time that was left and starts each grace time (R-END-5) from ``now``;
+    the clock runs again, with a ``turn`` carrying the new deadline, when the shooter rejoins.
+    """
     from server.room import SeatHolder
 
     create = ts.CreateRoom(**{k: v for k, v in record.options.items() if k != "t"})
@@ -301,6 +325,8 @@ def restore_room(record: RoomRecord, now: int) -> Room:
     room.match_id = record.match_id
     if record.state is not None:
         room.state = rules.state_from_dict(record.state)
+        if record.updated_ms is not None:
+            room.state = shift_clocks(room.state, now - record.updated_ms)
     for i, row in enumerate(record.seats):
         if row is not None:
             room.seats[i] = SeatHolder(

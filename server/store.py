@@ -84,6 +84,9 @@ class RoomRecord:
     seats: list[dict[str, Any] | None]
     state: dict[str, Any] | None
     match_id: int | None
+    # When the row was last written (a drain writes every room): a restart moves every clock on
+    # by the time since, so nobody is charged for time the server was not there.
+    updated_ms: int | None = None
 
 
 class Store:
@@ -193,7 +196,8 @@ class Store:
     def open_rooms(self) -> list[RoomRecord]:
         rows = self.db.execute(
             """SELECT room_id, options, private, password_hash, created_ms, seq, seats, state,
-                      match_id FROM rooms WHERE closed_ms IS NULL ORDER BY created_ms"""
+                      match_id, updated_ms FROM rooms WHERE closed_ms IS NULL
+               ORDER BY created_ms"""
         ).fetchall()
         return [
             RoomRecord(
@@ -206,6 +210,7 @@ class Store:
                 seats=json.loads(row[6]),
                 state=None if row[7] is None else json.loads(row[7]),
                 match_id=row[8],
+                updated_ms=row[9],
             )
             for row in rows
         ]

@@ -1,0 +1,129 @@
+"""Restarts are fair: the time the server was down is charged to nobody (issue 12, point 1).
+
+The real server runs as a child process on a real SQLite file; it is stopped with SIGTERM (a
+drain) or SIGKILL (a crash), left down for a few seconds, and started again on the same file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.actor import shift_clocks
+from server.process import ServerProcess
+from shared import rules
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from tests.server.test_room import _to_play
+from tests.server.wire import Wire
+
+DOWN_S = 3.0  # how long the server stays down; far above the tolerance below
+SLACK_MS = 1200  # restart, rejoin and message latency on a busy 2-core machine
+
+
+@pytest.fixture
+def procs() -> Iterator[list[ServerProcess]]:
+    started: list[ServerProcess] = []
+    yield started
+    for p in started:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.wait(10)
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def test_shift_moves_running_deadlines_and_keeps_a_paused_clock() -> None:
+    state = rules.new_match(rules.MatchOptions(), 0)
+    from dataclasses import replace
+
+    state = replace(
+        state, deadline_ms=10_000, resting_at_ms=4_000, grace_deadline=(None, 9_000), paused_ms=7
+    )
+    moved = shift_clocks(state, 3_000)
+    assert moved.deadline_ms == 13_000 and moved.resting_at_ms == 7_000
+    assert moved.grace_deadline == (None, 12_000) and moved.paused_ms == 7
+    assert shift_clocks(state, -5) is state
+
+
+async def _rejoin(url: str, old: Wire, name: str, rid: str) -> Wire:
+    assert old.welcome is not None
+    back = await Wire.open(url, name, token=old.welcome.token)
+    await back.request(ts.Rejoin(room_id=rid, seat_token=old.seat_token), tc.Joined)
+    return back
+
+
+async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
+    tmp_path: Path, procs: list[ServerProcess]
+) -> None:
+    db = tmp_path / "carom.db"
+    first = ServerProcess(db, workers=0)
+    procs.append(first)
+    alice, bob, carol, rid, breaker = await _to_play(first.url, shot_clock_s=30, grace_s=60)
+    snap = await carol.request(ts.Sync(), tc.Snapshot)
+    deadline = snap.match["deadline_ms"]
+    assert deadline is not None
+    left_before = deadline - _now_ms()  # what the shooter had when the server went down
+
+    assert await asyncio.to_thread(first.stop) == 0  # SIGTERM: drain
+    await asyncio.sleep(DOWN_S)
+    second = ServerProcess(db, workers=0)
+    procs.append(second)
+
+    players = [alice, bob]
+    names = ("alice", "bob")
+    other = await _rejoin(second.url, players[1 - breaker], names[1 - breaker], rid)
+    shooter = await _rejoin(second.url, players[breaker], names[breaker], rid)
+    # The shooter is back: everyone gets a turn with the new deadline, and it gives the
+    # shooter what was left before the drain, not that minus the downtime.
+    turn = await other.expect(tc.Turn, where=lambda m: m.deadline_ms is not None, timeout=5)
+    assert turn.shooter == breaker and turn.phase == "play"
+    assert turn.deadline_ms is not None
+    left_after = turn.deadline_ms - _now_ms()
+    assert left_after > left_before - SLACK_MS, (left_before, left_after)
+    assert left_after <= left_before + SLACK_MS
+    # Nothing was called against the shooter on the way.
+    assert not any(isinstance(m, tc.Call) and m.code == "foul" for m in other.log)
+    await shooter.close()
+    await other.close()
+
+
+async def test_a_kill_and_restart_charges_no_downtime_to_a_reconnection_grace(
+    tmp_path: Path, procs: list[ServerProcess]
+) -> None:
+    db = tmp_path / "carom.db"
+    first = ServerProcess(db, workers=0)
+    procs.append(first)
+    alice, bob, carol, rid, breaker = await _to_play(first.url, shot_clock_s=30, grace_s=2)
+    players = [alice, bob]
+    names = ("alice", "bob")
+    away = 1 - breaker
+    await players[away].close()  # the opponent's grace (2 s) starts
+    status = await carol.expect(tc.PlayerStatus, where=lambda m: m.status == "disconnected")
+    assert status.seat == away
+    first.kill()  # crash: no drain, the last write was the disconnection
+    await asyncio.sleep(DOWN_S)  # longer than the grace that was left
+    second = ServerProcess(db, workers=0)
+    procs.append(second)
+
+    shooter = await _rejoin(second.url, players[breaker], names[breaker], rid)
+    # The shooter is back: the clock runs again, announced with a turn and its new deadline,
+    # as it was at the last persisted moment (nearly the whole 30 s).
+    turn = await shooter.expect(tc.Turn, where=lambda m: m.deadline_ms is not None, timeout=5)
+    assert turn.deadline_ms is not None and turn.deadline_ms - _now_ms() > 30_000 - 2 * SLACK_MS
+    snap = await shooter.request(ts.Sync(), tc.Snapshot)
+    # Not forfeited by the downtime: the grace runs from the restart.
+    assert snap.match["phase"] == "play", snap.match
+    grace = snap.match["grace_until_ms"][away]
+    assert grace is not None and grace > _now_ms() + 500
+    back = await _rejoin(second.url, players[away], names[away], rid)
+    snap = await back.request(ts.Sync(), tc.Snapshot)
+    assert snap.match["phase"] == "play" and snap.match["deadline_ms"] == turn.deadline_ms
+    await shooter.close()
+    await back.close()
