@@ -110,7 +110,15 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA wal_autocheckpoint=0")
+        # After each checkpoint the WAL restarts; trimming it then to what the first commit
+        # used keeps the file small, and it means every later commit takes new space, so a
+        # full disk shows at the next write (refused with ``unavailable``) instead of much
+        # later when the stale space in an old, long WAL runs out.
+        self.db.execute("PRAGMA journal_size_limit=0")
         self.db.executescript(SCHEMA)
+        # Why the last write failed (disk full, read-only, I/O error), or None once a write
+        # succeeds again: /health turns red while it is set.
+        self.failure: str | None = None
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="store-checkpoint", daemon=True
@@ -152,16 +160,18 @@ class Store:
         return None if row is None else (row[0], row[1])
 
     def add_player(self, player_id: str, token_hash: str, name: str, now_ms: int) -> None:
-        self.db.execute(
-            "INSERT INTO players VALUES (?, ?, ?, ?, ?)",
-            (player_id, token_hash, name, now_ms, now_ms),
-        )
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO players VALUES (?, ?, ?, ?, ?)",
+                (player_id, token_hash, name, now_ms, now_ms),
+            )
 
     def touch_player(self, player_id: str, name: str, now_ms: int) -> None:
-        self.db.execute(
-            "UPDATE players SET name = ?, last_seen_ms = ? WHERE player_id = ?",
-            (name, now_ms, player_id),
-        )
+        with self._transaction():
+            self.db.execute(
+                "UPDATE players SET name = ?, last_seen_ms = ? WHERE player_id = ?",
+                (name, now_ms, player_id),
+            )
 
     # Rooms ------------------------------------------------------------------------------
     def _save_room(self, r: RoomRecord, now_ms: int) -> None:
@@ -191,7 +201,8 @@ class Store:
             self._save_room(r, now_ms)
 
     def close_room(self, room_id: str, now_ms: int) -> None:
-        self.db.execute("UPDATE rooms SET closed_ms = ? WHERE room_id = ?", (now_ms, room_id))
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET closed_ms = ? WHERE room_id = ?", (now_ms, room_id))
 
     def open_rooms(self) -> list[RoomRecord]:
         rows = self.db.execute(
@@ -268,11 +279,12 @@ class Store:
         scoresheet: dict[str, Any],
         now_ms: int,
     ) -> None:
-        self.db.execute(
-            """UPDATE matches SET finished_ms = ?, winner = ?, reason = ?, scoresheet = ?
-               WHERE match_id = ?""",
-            (now_ms, winner, reason, json.dumps(scoresheet), match_id),
-        )
+        with self._transaction():
+            self.db.execute(
+                """UPDATE matches SET finished_ms = ?, winner = ?, reason = ?, scoresheet = ?
+                   WHERE match_id = ?""",
+                (now_ms, winner, reason, json.dumps(scoresheet), match_id),
+            )
 
     def list_matches(
         self, limit: int, player_id: str | None = None, before: int | None = None
@@ -335,16 +347,59 @@ class Store:
         return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
 
     # ------------------------------------------------------------------------------------
-    def _transaction(self) -> _Tx:
-        return _Tx(self.db)
+    def transaction(self) -> _Tx:
+        """All writes inside it commit together or not at all. Nested uses join the outer one,
+        so one input's match row, strokes and room state land in a single transaction."""
+        return _Tx(self)
+
+    _transaction = transaction
 
 
 class _Tx:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.outer = False
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        db = self.store.db
+        if db.in_transaction:
+            return  # part of an enclosing transaction
+        self.outer = True
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            self.store.failure = _why(exc)
+            raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if not self.outer:
+            return
+        db = self.store.db
+        if exc_type is None:
+            try:
+                db.execute("COMMIT")
+            except sqlite3.Error as err:
+                # Disk full or I/O error at commit: nothing of it is kept.
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                self.store.failure = _why(err)
+                raise
+            self.store.failure = None
+            return
+        if isinstance(exc, sqlite3.Error):
+            self.store.failure = _why(exc)
+        if db.in_transaction:  # SQLite may already have rolled back (SQLITE_FULL does)
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+
+
+def _why(exc: sqlite3.Error) -> str:
+    """A failed write in words an operator can act on."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorname", "")
+    if code == "SQLITE_FULL" or "full" in text:
+        return f"the disk holding the database is full ({text})"
+    if code.startswith("SQLITE_READONLY") or "readonly" in text:
+        return f"the database cannot be written ({text})"
+    return f"the database failed a write ({code or text}: {text})"
