@@ -305,7 +305,12 @@ class RoomActor:
         store = self.store
         if new_match:
             record.match_id = store.start_match(
-                record.room_id, self.room.options.discipline.value, record.options, players, now
+                record.room_id,
+                self.room.options.discipline.value,
+                record.options,
+                players,
+                now,
+                private=record.private,
             )
         for kind, seat, played_ms, data in blobs:
             store.commit_stroke(record, kind, seat, played_ms, data, now)
@@ -383,6 +388,7 @@ def room_record(r: Room) -> RoomRecord:
         ],
         state=rules.state_to_dict(r.state),
         match_id=r.match_id,
+        creator=r.creator,
     )
 
 
@@ -419,6 +425,7 @@ def restore_room(record: RoomRecord, now: int) -> Room:
     room = Room(record.room_id, create, record.created_ms, password_hash=record.password_hash)
     room.seq = record.seq + 1000  # broadcasts after the last save may be lost: leave a gap
     room.match_id = record.match_id
+    room.creator = record.creator
     if record.state is not None:
         room.state = rules.state_from_dict(record.state)
         if record.updated_ms is not None:

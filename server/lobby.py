@@ -406,7 +406,11 @@ class GameServer:
         elif isinstance(msg, ts.ListMatches):
             assert self.store is not None
             found = await self.store.run(
-                self.store.list_matches, msg.limit or 20, msg.player_id, msg.before
+                self.store.list_matches,
+                msg.limit or 20,
+                msg.player_id,
+                msg.before,
+                client.player_id,
             )
             self._reply(client, tc.Matches(matches=found, re=re))
         elif isinstance(msg, ts.GetReplay):
@@ -494,6 +498,7 @@ class GameServer:
         except ValueError as exc:
             self._reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return
+        room.creator = client.player_id
         assert self.store is not None
         # Saved before it exists for anyone: a room that cannot be written is refused.
         await self.store.run(self.store.save_room, room_record(room), now_ms())
@@ -528,6 +533,9 @@ class GameServer:
                     error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id),
                 )
                 return
+            # A guest from now on: this room's matches (live and finished) are visible to them.
+            assert self.store is not None and client.player_id is not None
+            await self.store.run(self.store.add_guest, room.room_id, client.player_id)
         if client.room is not None or client.closing:  # changed while the password was checked
             return
         client.room = actor  # later messages of this connection queue behind the entry
@@ -541,7 +549,9 @@ class GameServer:
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
-        match = await self.store.run(self.store.match, msg.match_id)
+        # A private room's match is unknown to anyone but its players and guests (the same
+        # answer as for an id that does not exist, so ids cannot be probed either).
+        match = await self.store.run(self.store.match, msg.match_id, client.player_id)
         if match is None:
             self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
             return

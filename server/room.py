@@ -168,6 +168,7 @@ class Room:
         password_hash: str | None = None,
     ) -> None:
         self.room_id = room_id
+        self.creator: str | None = None  # player_id of who created it (room caps per identity)
         self.create = create  # the options as the creator sent them
         self.options = options_from_wire(create)
         self.private = bool(create.private)

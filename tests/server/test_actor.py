@@ -7,16 +7,9 @@ drain) or SIGKILL (a crash), left down for a few seconds, and started again on t
 from __future__ import annotations
 
 import asyncio
-import errno
 import os
-import subprocess
 import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from server.actor import shift_clocks
 from server.process import ServerProcess
@@ -24,20 +17,10 @@ from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.test_room import OPTIONS, _to_play
-from tests.server.wire import Wire, find_scoring_stroke
+from tests.server.wire import Wire, fill_disk, find_scoring_stroke, health
 
 DOWN_S = 3.0  # how long the server stays down; far above the tolerance below
 SLACK_MS = 1200  # restart, rejoin and message latency on a busy 2-core machine
-
-
-@pytest.fixture
-def procs() -> Iterator[list[ServerProcess]]:
-    started: list[ServerProcess] = []
-    yield started
-    for p in started:
-        if p.proc.poll() is None:
-            p.proc.kill()
-            p.proc.wait(10)
 
 
 def _now_ms() -> int:
@@ -137,46 +120,6 @@ async def test_a_kill_and_restart_charges_no_downtime_to_a_reconnection_grace(
 # Disk full (point 2) ---------------------------------------------------------------------------
 
 
-@pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
-    """A 4 MiB tmpfs the test can fill up; unmounted afterwards (the server is gone by then:
-    ``procs`` is set up first, so it is torn down last... after this fixture)."""
-    mnt = tmp_path / "disk"
-    mnt.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.strip()}")
-    try:
-        yield mnt
-    finally:
-        subprocess.run(["umount", "-l", str(mnt)], check=False)
-
-
-def _fill(path: Path) -> None:
-    """Write until the filesystem has no free block left."""
-    with path.open("wb", buffering=0) as f:
-        for size in (1 << 16, 1 << 12, 1 << 9):
-            block = b"\0" * size
-            try:
-                while True:
-                    f.write(block)
-            except OSError as exc:
-                assert exc.errno == errno.ENOSPC, exc
-
-
-def _health(port: int) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as exc:
-        return exc.code, exc.read().decode()
-
-
 async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     procs: list[ServerProcess], small_disk: Path
 ) -> None:
@@ -184,7 +127,7 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     procs.append(server)
     alice, bob, carol, rid, breaker = await _to_play(server.url, shot_clock_s=60, grace_s=60)
     players = [alice, bob]
-    _fill(small_disk / "filler")
+    fill_disk(small_disk / "filler")
 
     refused: tc.Error | None = None
     played = 0
@@ -212,7 +155,7 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     assert after.seq == before.seq and after.match == before.match
     assert after.room == before.room
     # The operator sees it: /health is red with the reason, and the log says what happened.
-    status, body = await asyncio.to_thread(_health, server.port)
+    status, body = await asyncio.to_thread(health, server.port)
     assert status == 503 and "storage failing" in body and "full" in body, body
     assert any("could not save" in line and rid in line for line in server.log), server.log[-20:]
 
@@ -221,7 +164,7 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     await players[shooter].send(miss)
     again = await carol.expect(tc.StrokePlayed, timeout=10)
     assert again.shooter == shooter and again.seq == after.seq + 1
-    status, body = await asyncio.to_thread(_health, server.port)
+    status, body = await asyncio.to_thread(health, server.port)
     assert status == 200, body
     snap = await carol.request(ts.Sync(), tc.Snapshot)
     assert snap.room["match_id"] is not None
