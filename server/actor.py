@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from server.redact import redacted
 from server.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
 from server.simulation import PhysicsPool
 from server.store import RoomRecord, Store
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from server.metrics import Metrics
 
 log = logging.getLogger("carom.room")
+RETRY_MS = 1000  # after a failed save, the room's timer tries again this much later
 
 
 def now_ms() -> int:
@@ -98,6 +101,7 @@ class RoomActor:
         self.task: asyncio.Task[None] | None = None
         self._jobs: set[asyncio.Task[None]] = set()
         self.idle_since: int | None = now_ms()  # nobody is in a new or restored room
+        self.retry_at = 0  # after a failed save, the timer waits until then (no busy retry)
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run(), name=f"room-{self.room.room_id}")
@@ -112,35 +116,13 @@ class RoomActor:
         self.inbox.put_nowait(item)
 
     def record(self) -> RoomRecord:
-        r = self.room
-        opts = r.create.to_wire()
-        for k in ("t", "id", "password"):
-            opts.pop(k, None)
-        return RoomRecord(
-            room_id=r.room_id,
-            options=opts,
-            private=r.private,
-            password_hash=r.password_hash,
-            created_ms=r.created_ms,
-            seq=r.seq,
-            seats=[
-                None
-                if s is None
-                else {
-                    "player_id": s.player_id,
-                    "name": s.name,
-                    "token_hash": s.token_hash,
-                    "left": s.left,
-                }
-                for s in r.seats
-            ],
-            state=rules.state_to_dict(r.state),
-            match_id=r.match_id,
-        )
+        return room_record(self.room)
 
     async def _run(self) -> None:
         while True:
             wake = self.room.next_wake()
+            if wake is not None:
+                wake = max(wake, self.retry_at)  # after a failed save, ticks wait a moment
             timeout = None if wake is None else max(0.0, (wake - now_ms()) / 1000)
             item: Item | None = None
             try:
@@ -152,21 +134,22 @@ class RoomActor:
                 await self._persist_now()
                 return
             if isinstance(item, Close):
-                if self.room.is_empty() and self.room.pending is None:
-                    await self._close(now_ms())
+                if self.room.is_empty() and self.room.pending is None and await self._close():
                     return
                 continue
             now = now_ms()
             try:
+                point = self.room.save_point()
                 fx = self._dispatch(item, now)
-                await self._apply(fx, now, item)
-                wake = self.room.next_wake()
-                if wake is not None and wake <= now:
-                    await self._apply(self.room.tick(now), now, None)
+                if await self._apply(fx, now, item, point):
+                    wake = self.room.next_wake()
+                    if wake is not None and wake <= now and self.retry_at <= now:
+                        point = self.room.save_point()
+                        await self._apply(self.room.tick(now), now, None, point)
             except Exception:
                 # Our bug. The room's state is whatever the referee last returned (it is
                 # immutable, so never half-changed); tell the sender and carry on.
-                log.exception("room %s failed on %r", self.room.room_id, item)
+                log.exception("room %s failed on %s", self.room.room_id, redacted(item))
                 self.metrics.internal_errors += 1
                 if isinstance(item, Inbound | Enter):
                     data = encode(error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed."))
@@ -204,7 +187,12 @@ class RoomActor:
             return fx
         raise TypeError(f"unknown inbox item {item!r}")
 
-    async def _apply(self, fx: Effects, now: int, item: Item | None) -> None:
+    async def _apply(
+        self, fx: Effects, now: int, item: Item | None, point: tuple[Any, ...]
+    ) -> bool:
+        """Carry out ``fx``: persist, then membership, sends and jobs. When the write fails the
+        room goes back to ``point`` (as before the input) and nothing is sent but the refusal;
+        returns whether the effects took place."""
         room = self.room
         if fx.new_match or fx.strokes or fx.save or fx.finished is not None:
             # Durable before anyone hears of it. Store.run runs inline on the event loop (~0.6 ms
@@ -218,9 +206,16 @@ class RoomActor:
                 for e in fx.strokes
             ]
             new_match = fx.new_match or (bool(fx.strokes) and room.match_id is None)
-            room.match_id = await self.store.run(
-                self._persist, self.record(), new_match, players, blobs, fx.finished, now
-            )
+            try:
+                room.match_id = await self.store.run(
+                    self._persist, self.record(), new_match, players, blobs, fx.finished, now
+                )
+            except (sqlite3.Error, OSError) as exc:
+                self.metrics.store_s += time.perf_counter() - t0
+                if not self._save_failed(item, point, exc, now):
+                    return False
+            else:
+                self.retry_at = 0
             self.metrics.store_s += time.perf_counter() - t0
         for conn in fx.detach:
             self.membership(conn, None)
@@ -235,6 +230,55 @@ class RoomActor:
                 self.deliver((conn,), encode(room.snapshot(room.seat_of(conn), now=now)))
         for job in fx.jobs:
             self._submit(job)
+        return True
+
+    def _save_failed(
+        self, item: Item | None, point: tuple[Any, ...], exc: BaseException, now: int
+    ) -> bool:
+        """The input's effects could not be written (disk full, database gone). Refuse it:
+        the room goes back to how it was, the sender hears ``unavailable``, the operator sees
+        it in the log and on /health. Returns True only for a dropped connection, which is a
+        fact rather than a request: the room keeps it in memory and the next save writes it."""
+        room = self.room
+        self.metrics.store_failures += 1
+        self.retry_at = now + RETRY_MS
+        why = self.store.failure or str(exc)
+        log.error(
+            "room %s: could not save after %s: %s; refused, the room is unchanged",
+            room.room_id,
+            redacted(item),
+            why,
+        )
+        if isinstance(item, Gone):
+            return True
+        room.roll_back(point)
+        text = (
+            "The server cannot save right now (its storage is failing); nothing changed. "
+            "Please try again in a moment."
+        )
+        if isinstance(item, Inbound | Enter):
+            data = encode(error(ErrorCode.UNAVAILABLE, text, item.msg.id))
+            self.deliver((item.who.conn,), data)
+            if isinstance(item, Enter) and item.who.conn not in room.conns():
+                self.membership(item.who.conn, None)
+        elif isinstance(item, Simulated):
+            # The stroke was simulated but cannot be recorded: it is not played. The balls
+            # stay where they were and the shooter may play it again.
+            job = room.pending
+            room.pending = None
+            if job is not None and job.seat is not None:
+                holder = room.seats[job.seat]
+                if holder is not None and holder.conn is not None:
+                    data = encode(
+                        error(
+                            ErrorCode.UNAVAILABLE,
+                            "The server could not save your stroke (its storage is failing), "
+                            "so it was not played; the balls are where they were. "
+                            "Please play it again in a moment.",
+                        )
+                    )
+                    self.deliver((holder.conn,), data)
+        return False
 
     def _persist(
         self,
@@ -245,22 +289,36 @@ class RoomActor:
         finished: tuple[int | None, str, dict[str, Any]] | None,
         now: int,
     ) -> int | None:
-        """In the store thread: everything one input changed, in order. Returns the match id."""
+        """Everything one input changed, in one transaction. Returns the match id."""
+        with self.store.transaction():
+            return self._persist_all(record, new_match, players, blobs, finished, now)
+
+    def _persist_all(
+        self,
+        record: RoomRecord,
+        new_match: bool,
+        players: list[dict[str, str]],
+        blobs: list[tuple[str, int | None, int, bytes]],
+        finished: tuple[int | None, str, dict[str, Any]] | None,
+        now: int,
+    ) -> int | None:
         store = self.store
-        # One transaction: a match's last stroke, its result and the rating change land
-        # together, or (killed mid-way) none of them do.
-        with store._transaction():
-            if new_match:
-                record.match_id = store.start_match(
-                    record.room_id, self.room.options.discipline.value, record.options, players, now
-                )
-            for kind, seat, played_ms, data in blobs:
-                store.commit_stroke(record, kind, seat, played_ms, data, now)
-            if not blobs:
-                store.save_room(record, now)
-            if finished is not None and record.match_id is not None:
-                winner, reason, sheet = finished
-                store.finish_match(record.match_id, winner, reason, sheet, now)
+        if new_match:
+            record.match_id = store.start_match(
+                record.room_id,
+                self.room.options.discipline.value,
+                record.options,
+                players,
+                now,
+                private=record.private,
+            )
+        for kind, seat, played_ms, data in blobs:
+            store.commit_stroke(record, kind, seat, played_ms, data, now)
+        if not blobs:
+            store.save_room(record, now)
+        if finished is not None and record.match_id is not None:
+            winner, reason, sheet = finished
+            store.finish_match(record.match_id, winner, reason, sheet, now)
         return record.match_id
 
     def _submit(self, job: SimJob) -> None:
@@ -277,8 +335,12 @@ class RoomActor:
     async def _persist_now(self) -> None:
         try:
             await self.store.run(self.store.save_room, self.record(), now_ms())
-        except Exception:
-            log.exception("could not save room %s", self.room.room_id)
+        except (sqlite3.Error, OSError):
+            log.error(
+                "could not save room %s on the way down: %s; it restarts from its last save",
+                self.room.room_id,
+                self.store.failure,
+            )
 
     def _track_idle(self, now: int) -> None:
         """Remember since when nobody is in the room (the lobby's sweeper closes it later)."""
@@ -287,23 +349,87 @@ class RoomActor:
         elif self.idle_since is None:
             self.idle_since = now
 
-    async def _close(self, now: int) -> None:
+    async def _close(self) -> bool:
+        try:
+            await self.store.run(self.store.close_room, self.room.room_id, now_ms())
+        except (sqlite3.Error, OSError):
+            # Stays open (and is closed on a later sweep); a restart would bring it back.
+            log.error(
+                "room %s: could not record its closing: %s", self.room.room_id, self.store.failure
+            )
+            return False
         self.room.closed = True
-        await self.store.run(self.store.close_room, self.room.room_id, now)
         self.on_close(self)
+        return True
+
+
+def room_record(r: Room) -> RoomRecord:
+    """The room as its database row."""
+    opts = r.create.to_wire()
+    for k in ("t", "id", "password"):
+        opts.pop(k, None)
+    return RoomRecord(
+        room_id=r.room_id,
+        options=opts,
+        private=r.private,
+        password_hash=r.password_hash,
+        created_ms=r.created_ms,
+        seq=r.seq,
+        seats=[
+            None
+            if s is None
+            else {
+                "player_id": s.player_id,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "left": s.left,
+            }
+            for s in r.seats
+        ],
+        state=rules.state_to_dict(r.state),
+        match_id=r.match_id,
+        creator=r.creator,
+    )
+
+
+def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
+    """Every running deadline of ``state`` ``delta_ms`` later: the shot, lag and break clocks,
+    a time-out's end, the balls' rest (R-CLOCK-1 counts from it) and the reconnection graces
+    (R-END-5). A paused clock (``paused_ms``) is a duration and stays as it is."""
+    if delta_ms <= 0:
+        return state
+    return replace(
+        state,
+        deadline_ms=None if state.deadline_ms is None else state.deadline_ms + delta_ms,
+        resting_at_ms=state.resting_at_ms + delta_ms if state.resting_at_ms else 0,
+        grace_deadline=(
+            None if state.grace_deadline[0] is None else state.grace_deadline[0] + delta_ms,
+            None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
+        ),
+    )
 
 
 def restore_room(record: RoomRecord, now: int) -> Room:
-    """Bring a room back from its row after a restart. Every seat is now disconnected: the
-    referee pauses its clock and starts its grace time (R-END-5) from ``now``."""
+    """Bring a room back from its row after a restart.
+
+    The server was away from the row's last write (``updated_ms``: a drain writes every room on
+    the way down; after a kill -9 it is the last turn, stroke or seat change) until ``now``, so
+    every clock moves on by that much first: nobody is charged for the downtime, neither on the
+    shot clock nor on a reconnection grace. Then every seat is disconnected: the referee pauses
+    the clock with the time that was left and starts each grace time (R-END-5) from ``now``;
+    the clock runs again, with a ``turn`` carrying the new deadline, when the shooter rejoins.
+    """
     from server.room import SeatHolder
 
     create = ts.CreateRoom(**{k: v for k, v in record.options.items() if k != "t"})
     room = Room(record.room_id, create, record.created_ms, password_hash=record.password_hash)
     room.seq = record.seq + 1000  # broadcasts after the last save may be lost: leave a gap
     room.match_id = record.match_id
+    room.creator = record.creator
     if record.state is not None:
         room.state = rules.state_from_dict(record.state)
+        if record.updated_ms is not None:
+            room.state = shift_clocks(room.state, now - record.updated_ms)
     for i, row in enumerate(record.seats):
         if row is not None:
             room.seats[i] = SeatHolder(

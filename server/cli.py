@@ -48,6 +48,10 @@ def run(args: argparse.Namespace) -> int:
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    # websockets' DEBUG lines dump frames, which carry identity tokens, seat tokens and
+    # passwords: never below INFO, whatever --log-level says (no secret in any log line).
+    ws_log = logging.getLogger("websockets")
+    ws_log.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
     config = ServerConfig(
         host=args.host,
         port=args.port,

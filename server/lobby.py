@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import logging
 import secrets
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -35,10 +36,12 @@ from server.actor import (
     idle_expired,
     now_ms,
     restore_room,
+    room_record,
 )
 from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.metrics import Metrics
+from server.redact import redacted
 from server.room import ConnId, Member, Room
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
@@ -187,6 +190,14 @@ class GameServer:
             await self.physics.shutdown()
         if self.store is not None:
             self.store.close()
+
+    def health_problem(self) -> str | None:
+        """Why the server is not healthy (one line for /health and the log), or None."""
+        if self.draining:
+            return "draining"
+        if self.store is not None and self.store.failure is not None:
+            return f"storage failing: {self.store.failure}"
+        return None
 
     async def _probe_lag(self) -> None:
         """How late the loop wakes a 50 ms sleep: the delay every message sees on top of work."""
@@ -350,8 +361,22 @@ class GameServer:
             return
         try:
             await self._message(client, msg)
+        except (sqlite3.Error, OSError) as exc:
+            # The database cannot be written (disk full) or read: refuse, say so, go on.
+            self.metrics.store_failures += 1
+            why = self.store.failure if self.store is not None else None
+            log.error("could not serve %s: %s", redacted(msg), why or exc)
+            self._reply(
+                client,
+                error(
+                    ErrorCode.UNAVAILABLE,
+                    "The server cannot save right now (its storage is failing); nothing "
+                    "changed. Please try again in a moment.",
+                    msg.id,
+                ),
+            )
         except Exception:
-            log.exception("failed on %r", msg)
+            log.exception("failed on %s", redacted(msg))
             self.metrics.internal_errors += 1
             self._reply(
                 client, error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed.", msg.id)
@@ -389,7 +414,11 @@ class GameServer:
         elif isinstance(msg, ts.ListMatches):
             assert self.store is not None
             found = await self.store.run(
-                self.store.list_matches, msg.limit or 20, msg.player_id, msg.before
+                self.store.list_matches,
+                msg.limit or 20,
+                msg.player_id,
+                msg.before,
+                client.player_id,
             )
             self._reply(client, tc.Matches(matches=found, re=re))
         elif isinstance(msg, ts.GetReplay):
@@ -477,9 +506,11 @@ class GameServer:
         except ValueError as exc:
             self._reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return
-        actor = self._add_actor(room)
+        room.creator = client.player_id
         assert self.store is not None
-        await self.store.run(self.store.save_room, actor.record(), now_ms())
+        # Saved before it exists for anyone: a room that cannot be written is refused.
+        await self.store.run(self.store.save_room, room_record(room), now_ms())
+        self._add_actor(room)
         client.created.add(room_id)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 
@@ -510,6 +541,9 @@ class GameServer:
                     error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id),
                 )
                 return
+            # A guest from now on: this room's matches (live and finished) are visible to them.
+            assert self.store is not None and client.player_id is not None
+            await self.store.run(self.store.add_guest, room.room_id, client.player_id)
         if client.room is not None or client.closing:  # changed while the password was checked
             return
         client.room = actor  # later messages of this connection queue behind the entry
@@ -523,7 +557,9 @@ class GameServer:
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
-        match = await self.store.run(self.store.match, msg.match_id)
+        # A private room's match is unknown to anyone but its players and guests (the same
+        # answer as for an id that does not exist, so ids cannot be probed either).
+        match = await self.store.run(self.store.match, msg.match_id, client.player_id)
         if match is None:
             self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
             return
@@ -549,11 +585,10 @@ class GameServer:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/health":
-            status = "draining" if self.draining else "ok"
-            return connection.respond(
-                HTTPStatus.OK if not self.draining else HTTPStatus.SERVICE_UNAVAILABLE,
-                status + "\n",
-            )
+            problem = self.health_problem()
+            if problem is None:
+                return connection.respond(HTTPStatus.OK, "ok\n")
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, problem + "\n")
         if path == "/metrics":
             seated = sum(
                 1

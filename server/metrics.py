@@ -23,6 +23,7 @@ class Metrics:
     errors: Counter[str] = field(default_factory=Counter)  # error replies by code
     closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
     slow_clients: int = 0
+    store_failures: int = 0  # writes that failed (disk full, database gone): refused inputs
     store_s: float = 0.0  # event-loop time spent writing to the database
     loop_lag_s: float = 0.0  # worst event-loop lag over the last sampling window
 
@@ -66,6 +67,10 @@ class Metrics:
             f"carom_loop_lag_seconds {self.loop_lag_s:.6f}",
             "# TYPE carom_internal_errors_total counter",
             f"carom_internal_errors_total {self.internal_errors}",
+            "# HELP carom_store_failures_total Database writes that failed; their inputs were "
+            "refused.",
+            "# TYPE carom_store_failures_total counter",
+            f"carom_store_failures_total {self.store_failures}",
             "# TYPE carom_slow_clients_total counter",
             f"carom_slow_clients_total {self.slow_clients}",
             "# TYPE carom_errors_total counter",

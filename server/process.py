@@ -37,7 +37,7 @@ class ServerProcess:
         if workers is not None:
             cmd += ["--workers", str(workers)]
         cmd += ["--log-level", log_level, *extra_args]
-        self.log: list[str] = []  # the last lines the server printed, for error messages
+        self.log: list[str] = []  # the last 2000 lines the server printed
         self.proc = subprocess.Popen(
             cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
@@ -62,7 +62,7 @@ class ServerProcess:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.log.append(line.rstrip())
-            del self.log[:-200]
+            del self.log[:-2000]
 
     def kill(self) -> None:
         """SIGKILL: no draining, no goodbye (what a crash looks like)."""

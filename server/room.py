@@ -19,7 +19,7 @@ see in ``start_ms``/``rest_ms``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
 from shared import rules
@@ -168,6 +168,7 @@ class Room:
         password_hash: str | None = None,
     ) -> None:
         self.room_id = room_id
+        self.creator: str | None = None  # player_id of who created it (room caps per identity)
         self.create = create  # the options as the creator sent them
         self.options = options_from_wire(create)
         self.private = bool(create.private)
@@ -185,6 +186,42 @@ class Room:
         self.last_motion: dict[str, Any] | None = None  # last stroke_played / lag_result map
         self.lag_failures = 0
         self.closed = False
+
+    # Save points ----------------------------------------------------------------------------
+    def save_point(self) -> tuple[Any, ...]:
+        """Everything an input may change, to put back with :meth:`roll_back` when its effects
+        cannot be persisted (disk full): the room then is exactly as before the input. Cheap:
+        the referee state is immutable, only the seats and spectators are copied."""
+        return (
+            self.state,
+            [None if s is None else replace(s) for s in self.seats],
+            dict(self.spectators),
+            self.seq,
+            self.match_id,
+            self.pending,
+            self._jobs,
+            self._turn_key,
+            self.strokes_played,
+            self.last_motion,
+            self.lag_failures,
+        )
+
+    def roll_back(self, point: tuple[Any, ...]) -> None:
+        (
+            self.state,
+            seats,
+            spectators,
+            self.seq,
+            self.match_id,
+            self.pending,
+            self._jobs,
+            self._turn_key,
+            self.strokes_played,
+            self.last_motion,
+            self.lag_failures,
+        ) = point
+        self.seats = [None if s is None else replace(s) for s in seats]
+        self.spectators = dict(spectators)
 
     # Views --------------------------------------------------------------------------------
     @property

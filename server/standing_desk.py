@@ -267,7 +267,7 @@ class StandingDesk:
             return
         account = await store.run(store.standings.account, msg.player_id)
         standings = await store.run(store.standings.standings_of, msg.player_id, now)
-        found = await store.run(store.list_matches, 20, msg.player_id)
+        found = await store.run(store.list_matches, 20, msg.player_id, None, client.player_id)
         changes = await store.run(
             store.standings.changes_of, [m["match_id"] for m in found], msg.player_id
         )

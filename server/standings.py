@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -114,8 +116,15 @@ class _Row:
 class Standings:
     """Synchronous, on the Store's connection (see Store's docstring for why inline)."""
 
-    def __init__(self, db: sqlite3.Connection, period_s: float = 7 * 86_400.0, tau: float = 0.5):
+    def __init__(
+        self,
+        db: sqlite3.Connection,
+        transaction: Callable[[], AbstractContextManager[None]],
+        period_s: float = 7 * 86_400.0,
+        tau: float = 0.5,
+    ) -> None:
         self.db = db
+        self.transaction = transaction  # the Store's (joins an enclosing one)
         self.period_s = period_s
         self.tau = tau
         db.executescript(SCHEMA)
@@ -127,13 +136,16 @@ class Standings:
     ) -> bool:
         """Claim a name for this player. False when the name (its key) is taken."""
         try:
-            self.db.execute(
-                "INSERT INTO accounts VALUES (?, ?, ?, ?, ?, ?)",
-                (player_id, name, key, password_hash, int(bot), now_ms),
-            )
+            with self.transaction():
+                self.db.execute(
+                    "INSERT INTO accounts VALUES (?, ?, ?, ?, ?, ?)",
+                    (player_id, name, key, password_hash, int(bot), now_ms),
+                )
+                self.db.execute(
+                    "UPDATE players SET name = ? WHERE player_id = ?", (name, player_id)
+                )
         except sqlite3.IntegrityError:
             return False
-        self.db.execute("UPDATE players SET name = ? WHERE player_id = ?", (name, player_id))
         return True
 
     def account_by_key(self, key: str) -> Account | None:

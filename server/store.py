@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import secrets
 import sqlite3
 import threading
 from collections.abc import Callable
@@ -43,11 +44,13 @@ CREATE TABLE IF NOT EXISTS rooms (
     seats TEXT NOT NULL,            -- JSON: [{player_id, name, token_hash} | null] * 2
     state TEXT,                     -- JSON: shared.rules.state_to_dict
     match_id INTEGER,
-    updated_ms INTEGER NOT NULL
+    updated_ms INTEGER NOT NULL,
+    creator TEXT                    -- player_id of who created it (room caps per identity)
 );
 CREATE TABLE IF NOT EXISTS matches (
-    match_id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id INTEGER PRIMARY KEY,   -- random (not guessable), 1 … 2^53-1
     room_id TEXT NOT NULL,
+    private INTEGER NOT NULL DEFAULT 0,  -- of a private room: only its players and guests see it
     discipline TEXT NOT NULL,
     options TEXT NOT NULL,
     players TEXT NOT NULL,          -- JSON: [{player_id, name}] by seat
@@ -72,7 +75,27 @@ CREATE TABLE IF NOT EXISTS strokes (
     record BLOB NOT NULL,           -- msgpack: cue parameters, result, trajectory, match after
     PRIMARY KEY (match_id, n)
 );
+CREATE TABLE IF NOT EXISTS room_guests (  -- who gave a private room's password while it was open
+    room_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    PRIMARY KEY (room_id, player_id)
+);
 """
+# Who may see a match (two parameters: the viewer's player_id twice).
+VISIBLE = """(m.private = 0
+    OR EXISTS (SELECT 1 FROM match_players p WHERE p.match_id = m.match_id AND p.player_id = ?)
+    OR EXISTS (SELECT 1 FROM room_guests g WHERE g.room_id = m.room_id AND g.player_id = ?))"""
+MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
+SCHEMA_VERSION = 2  # PRAGMA user_version; 1 was the first release (no version recorded: 0)
+# Columns added since version 1, for files written by an older server.
+MIGRATIONS = (
+    ("rooms", "creator", "ALTER TABLE rooms ADD COLUMN creator TEXT"),
+    (
+        "matches",
+        "private",
+        "ALTER TABLE matches ADD COLUMN private INTEGER NOT NULL DEFAULT 0",
+    ),
+)
 
 
 @dataclass(slots=True)
@@ -86,6 +109,14 @@ class RoomRecord:
     seats: list[dict[str, Any] | None]
     state: dict[str, Any] | None
     match_id: int | None
+    # When the row was last written (a drain writes every room): a restart moves every clock on
+    # by the time since, so nobody is charged for time the server was not there.
+    updated_ms: int | None = None
+    creator: str | None = None  # player_id of who created the room
+
+
+class StoreError(Exception):
+    """The database cannot be used; the message is one sentence for the operator."""
 
 
 class Store:
@@ -109,13 +140,50 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
         self.db.execute("PRAGMA wal_autocheckpoint=0")
-        self.db.executescript(SCHEMA)
-        self.standings = Standings(self.db)  # accounts and ratings: their own tables
+        # After each checkpoint the WAL restarts; trimming it then to what the first commit
+        # used keeps the file small, and it means every later commit takes new space, so a
+        # full disk shows at the next write (refused with ``unavailable``) instead of much
+        # later when the stale space in an old, long WAL runs out.
+        self.db.execute("PRAGMA journal_size_limit=0")
+        self._migrate()
+        # Why the last write failed (disk full, read-only, I/O error), or None once a write
+        # succeeds again: /health turns red while it is set.
+        self.failure: str | None = None
+        self.standings = Standings(
+            self.db, self.transaction
+        )  # accounts and ratings: their own tables
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="store-checkpoint", daemon=True
         )
         self._checkpointer.start()
+
+    def _migrate(self) -> None:
+        """Create the tables, or bring a file from an older server up to this schema."""
+        (version,) = self.db.execute("PRAGMA user_version").fetchone()
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"the database {self.path} was written by a newer carom server (schema "
+                f"version {version}; this one knows up to {SCHEMA_VERSION}); run that server "
+                "or point --db at another file"
+            )
+        if version == SCHEMA_VERSION:
+            return
+        with self.transaction():
+            # One statement at a time: executescript would commit the transaction first.
+            for statement in SCHEMA.split(";\n"):
+                if statement.strip():
+                    self.db.execute(statement)
+            for table, column, sql in MIGRATIONS:
+                columns = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+                if column not in columns:
+                    self.db.execute(sql)
+                    if (table, column) == ("matches", "private"):
+                        self.db.execute(
+                            """UPDATE matches SET private = COALESCE((SELECT r.private FROM
+                               rooms r WHERE r.room_id = matches.room_id), 0)"""
+                        )
+            self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _checkpoint_loop(self) -> None:
         db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -154,23 +222,25 @@ class Store:
         return (row[0], row[1])
 
     def add_player(self, player_id: str, token_hash: str, name: str, now_ms: int) -> None:
-        self.db.execute(
-            "INSERT INTO players VALUES (?, ?, ?, ?, ?)",
-            (player_id, token_hash, name, now_ms, now_ms),
-        )
+        with self._transaction():
+            self.db.execute(
+                "INSERT INTO players VALUES (?, ?, ?, ?, ?)",
+                (player_id, token_hash, name, now_ms, now_ms),
+            )
 
     def touch_player(self, player_id: str, name: str, now_ms: int) -> None:
-        self.db.execute(
-            "UPDATE players SET name = ?, last_seen_ms = ? WHERE player_id = ?",
-            (name, now_ms, player_id),
-        )
+        with self._transaction():
+            self.db.execute(
+                "UPDATE players SET name = ?, last_seen_ms = ? WHERE player_id = ?",
+                (name, now_ms, player_id),
+            )
 
     # Rooms ------------------------------------------------------------------------------
     def _save_room(self, r: RoomRecord, now_ms: int) -> None:
         self.db.execute(
             """INSERT INTO rooms (room_id, options, private, password_hash, created_ms, closed_ms,
-                   seq, seats, state, match_id, updated_ms)
-               VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)
+                   seq, seats, state, match_id, updated_ms, creator)
+               VALUES (?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?, ?)
                ON CONFLICT (room_id) DO UPDATE SET seq = excluded.seq, seats = excluded.seats,
                    state = excluded.state, match_id = excluded.match_id,
                    updated_ms = excluded.updated_ms""",
@@ -185,6 +255,7 @@ class Store:
                 None if r.state is None else json.dumps(r.state),
                 r.match_id,
                 now_ms,
+                r.creator,
             ),
         )
 
@@ -193,12 +264,14 @@ class Store:
             self._save_room(r, now_ms)
 
     def close_room(self, room_id: str, now_ms: int) -> None:
-        self.db.execute("UPDATE rooms SET closed_ms = ? WHERE room_id = ?", (now_ms, room_id))
+        with self._transaction():
+            self.db.execute("UPDATE rooms SET closed_ms = ? WHERE room_id = ?", (now_ms, room_id))
 
     def open_rooms(self) -> list[RoomRecord]:
         rows = self.db.execute(
             """SELECT room_id, options, private, password_hash, created_ms, seq, seats, state,
-                      match_id FROM rooms WHERE closed_ms IS NULL ORDER BY created_ms"""
+                      match_id, updated_ms, creator FROM rooms WHERE closed_ms IS NULL
+               ORDER BY created_ms"""
         ).fetchall()
         return [
             RoomRecord(
@@ -211,6 +284,8 @@ class Store:
                 seats=json.loads(row[6]),
                 state=None if row[7] is None else json.loads(row[7]),
                 match_id=row[8],
+                updated_ms=row[9],
+                creator=row[10],
             )
             for row in rows
         ]
@@ -223,20 +298,42 @@ class Store:
         options: dict[str, Any],
         players: list[dict[str, Any]],
         now_ms: int,
+        private: bool = False,
     ) -> int:
+        """A new match row with a random id (sequential ids were trivially guessed)."""
         with self._transaction():
-            cur = self.db.execute(
-                """INSERT INTO matches (room_id, discipline, options, players, started_ms)
-                   VALUES (?, ?, ?, ?, ?)""",
-                (room_id, discipline, json.dumps(options), json.dumps(players), now_ms),
+            while True:
+                match_id = secrets.randbelow(MAX_MATCH_ID) + 1
+                if (
+                    self.db.execute(
+                        "SELECT 1 FROM matches WHERE match_id = ?", (match_id,)
+                    ).fetchone()
+                    is None
+                ):
+                    break
+            self.db.execute(
+                """INSERT INTO matches (match_id, room_id, private, discipline, options, players,
+                       started_ms) VALUES (?, ?, ?, ?, ?, ?, ?)""",
+                (
+                    match_id,
+                    room_id,
+                    int(private),
+                    discipline,
+                    json.dumps(options),
+                    json.dumps(players),
+                    now_ms,
+                ),
             )
-            match_id = cur.lastrowid
-            assert match_id is not None
             for p in players:
                 self.db.execute(
                     "INSERT OR IGNORE INTO match_players VALUES (?, ?)", (match_id, p["player_id"])
                 )
         return match_id
+
+    def add_guest(self, room_id: str, player_id: str) -> None:
+        """``player_id`` gave this private room's password: its matches are visible to them."""
+        with self._transaction():
+            self.db.execute("INSERT OR IGNORE INTO room_guests VALUES (?, ?)", (room_id, player_id))
 
     def commit_stroke(
         self,
@@ -282,20 +379,30 @@ class Store:
             raise
 
     def list_matches(
-        self, limit: int, player_id: str | None = None, before: int | None = None
+        self,
+        limit: int,
+        player_id: str | None = None,
+        before: int | None = None,
+        viewer: str | None = None,
     ) -> list[dict[str, Any]]:
-        sql = """SELECT m.match_id, m.room_id, m.discipline, m.players, m.started_ms,
+        """Finished matches ``viewer`` may see, newest first; ``before`` is the last match id
+        of the previous page. A private room's matches only for its players and guests."""
+        sql = (
+            """SELECT m.match_id, m.room_id, m.discipline, m.players, m.started_ms,
                         m.finished_ms, m.winner, m.reason, m.scoresheet,
                         (SELECT COUNT(*) FROM strokes s WHERE s.match_id = m.match_id)
-                 FROM matches m WHERE m.finished_ms IS NOT NULL"""
-        args: list[Any] = []
+                 FROM matches m WHERE m.finished_ms IS NOT NULL AND """
+            + VISIBLE
+        )
+        args: list[Any] = [viewer, viewer]
         if player_id is not None:
             sql += " AND m.match_id IN (SELECT match_id FROM match_players WHERE player_id = ?)"
             args.append(player_id)
         if before is not None:
-            sql += " AND m.match_id < ?"
+            sql += """ AND (m.finished_ms, m.match_id) <
+                (SELECT finished_ms, match_id FROM matches WHERE match_id = ?)"""
             args.append(before)
-        sql += " ORDER BY m.match_id DESC LIMIT ?"
+        sql += " ORDER BY m.finished_ms DESC, m.match_id DESC LIMIT ?"
         args.append(limit)
         return [
             {
@@ -313,11 +420,13 @@ class Store:
             for row in self.db.execute(sql, args).fetchall()
         ]
 
-    def match(self, match_id: int) -> dict[str, Any] | None:
+    def match(self, match_id: int, viewer: str | None = None) -> dict[str, Any] | None:
+        """One match, if ``viewer`` may see it (None for a private room's match otherwise)."""
         row = self.db.execute(
             """SELECT match_id, room_id, discipline, options, players, started_ms, finished_ms,
-                      winner, reason, scoresheet FROM matches WHERE match_id = ?""",
-            (match_id,),
+                      winner, reason, scoresheet FROM matches m WHERE match_id = ? AND """
+            + VISIBLE,
+            (match_id, viewer, viewer),
         ).fetchone()
         if row is None:
             return None
@@ -342,23 +451,59 @@ class Store:
         return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
 
     # ------------------------------------------------------------------------------------
-    def _transaction(self) -> _Tx:
-        return _Tx(self.db)
+    def transaction(self) -> _Tx:
+        """All writes inside it commit together or not at all. Nested uses join the outer one,
+        so one input's match row, strokes and room state land in a single transaction."""
+        return _Tx(self)
+
+    _transaction = transaction
 
 
 class _Tx:
-    """BEGIN IMMEDIATE … COMMIT; inside an open transaction it joins that one (so the actor
-    can make a match's last stroke and its result one commit)."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
+    def __init__(self, store: Store) -> None:
+        self.store = store
         self.outer = False
 
     def __enter__(self) -> None:
-        self.outer = not self.db.in_transaction
-        if self.outer:
-            self.db.execute("BEGIN IMMEDIATE")
+        db = self.store.db
+        if db.in_transaction:
+            return  # part of an enclosing transaction
+        self.outer = True
+        try:
+            db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            self.store.failure = _why(exc)
+            raise
 
     def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if self.outer:
-            self.db.execute("COMMIT" if exc_type is None else "ROLLBACK")
+        if not self.outer:
+            return
+        db = self.store.db
+        if exc_type is None:
+            try:
+                db.execute("COMMIT")
+            except sqlite3.Error as err:
+                # Disk full or I/O error at commit: nothing of it is kept.
+                if db.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        db.execute("ROLLBACK")
+                self.store.failure = _why(err)
+                raise
+            self.store.failure = None
+            return
+        if isinstance(exc, sqlite3.Error):
+            self.store.failure = _why(exc)
+        if db.in_transaction:  # SQLite may already have rolled back (SQLITE_FULL does)
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+
+
+def _why(exc: sqlite3.Error) -> str:
+    """A failed write in words an operator can act on."""
+    text = str(exc)
+    code = getattr(exc, "sqlite_errorname", "")
+    if code == "SQLITE_FULL" or "full" in text:
+        return f"the disk holding the database is full ({text})"
+    if code.startswith("SQLITE_READONLY") or "readonly" in text:
+        return f"the database cannot be written ({text})"
+    return f"the database failed a write ({code or text}: {text})"

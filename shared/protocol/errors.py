@@ -58,6 +58,7 @@ class ErrorCode(StrEnum):
     CLOCK_EXPIRED = "clock_expired"  # the shot clock ran out before the stroke arrived
     ILLEGAL_ACTION = "illegal_action"  # the referee refused, with no more precise code
     INTERNAL_ERROR = "internal_error"  # our bug; the room is unchanged
+    UNAVAILABLE = "unavailable"  # the server cannot save right now (disk full, database gone)
 
 
 class ProtocolError(Exception):

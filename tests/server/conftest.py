@@ -1,12 +1,14 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import subprocess
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 
 from server.config import ServerConfig
 from server.lobby import GameServer
+from server.process import ServerProcess
 
 
 @pytest.fixture
@@ -26,3 +28,34 @@ async def server(tmp_path: Path) -> AsyncIterator[GameServer]:
 @pytest.fixture
 def url(server: GameServer) -> str:
     return f"ws://127.0.0.1:{server.port}/"
+
+
+@pytest.fixture
+def procs() -> Iterator[list[ServerProcess]]:
+    """Server processes a test starts; any still running at the end is killed."""
+    started: list[ServerProcess] = []
+    yield started
+    for p in started:
+        if p.proc.poll() is None:
+            p.proc.kill()
+            p.proc.wait(10)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 4 MiB tmpfs the test can fill up (``wire.fill_disk``); unmounted at the end (lazily,
+    in case a server that the test started still holds a file there)."""
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mnt)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.strip()}")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)

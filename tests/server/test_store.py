@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,16 +17,6 @@ from shared.protocol import to_server as ts
 from tests.server.wire import Wire, find_scoring_stroke
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=30)
-
-
-@pytest.fixture
-def procs() -> Iterator[list[ServerProcess]]:
-    started: list[ServerProcess] = []
-    yield started
-    for p in started:
-        if p.proc.poll() is None:
-            p.proc.kill()
-            p.proc.wait(10)
 
 
 def _cue(msg: ts.Stroke) -> Stroke:
@@ -130,3 +119,91 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
     # Draining told the clients why, then closed with 1001 (going away).
     assert await back[0].closed() == 1001
     assert any(isinstance(m, tc.Closing) for m in back[0].log)
+
+
+# Privacy of replays (issue 12, point 5) -------------------------------------------------------
+
+
+async def _started_match(url: str, names: tuple[str, str], **create: object) -> tuple[int, list]:
+    """Two players seated, so a match starts; its match id, the two wires and the room id."""
+    a = await Wire.open(url, names[0])
+    b = await Wire.open(url, names[1])
+    rid = (
+        await a.request(
+            ts.CreateRoom(discipline="three_cushion", **create),  # type: ignore[arg-type]
+            tc.RoomCreated,
+        )
+    ).room_id
+    password = create.get("password")
+    await a.request(ts.Join(room_id=rid, password=password), tc.Joined)  # type: ignore[arg-type]
+    await b.request(ts.Join(room_id=rid, password=password), tc.Joined)  # type: ignore[arg-type]
+    snap = await a.expect(tc.Snapshot, where=lambda m: m.room["match_id"] is not None)
+    match_id = snap.room["match_id"]
+    return match_id, [a, b, rid]
+
+
+async def test_private_matches_are_seen_only_by_their_players_and_guests(url: str) -> None:
+    secret = "s3cret pass"
+    private_id, (ann, bob, rid) = await _started_match(
+        url, ("ann", "bob"), private=True, password=secret
+    )
+    carol = await Wire.open(url, "carol")  # a guest: she gave the password
+    await carol.request(ts.Spectate(room_id=rid, password=secret), tc.Snapshot)
+    mallory = await Wire.open(url, "mallory")  # never did
+    # While it runs: the live replay is the players' and guests' only.
+    assert (await mallory.refused(ts.GetReplay(match_id=private_id))).code == "no_such_match"
+    await carol.request(ts.GetReplay(match_id=private_id), tc.Replay)
+    await ann.send(ts.Concede())
+    await carol.expect(tc.GameOver)
+
+    public_id, (dan, _, _) = await _started_match(url, ("dan", "eve"))
+    await dan.send(ts.Concede())
+    await dan.expect(tc.GameOver)
+
+    # Ids are random, not a counter one could walk.
+    assert private_id != public_id and min(private_id, public_id) > 1_000_000
+    assert abs(private_id - public_id) > 1
+
+    async def listed(w: Wire, **kw: object) -> list[int]:
+        got = await w.request(ts.ListMatches(**kw), tc.Matches)  # type: ignore[arg-type]
+        return [m["match_id"] for m in got.matches]
+
+    assert await listed(mallory) == [public_id]
+    assert await listed(mallory, player_id=ann.welcome.player_id) == []  # type: ignore[union-attr]
+    assert (await mallory.refused(ts.GetReplay(match_id=private_id))).code == "no_such_match"
+    for insider in (ann, bob, carol):
+        assert await listed(insider) == [public_id, private_id]
+        replay = await insider.request(ts.GetReplay(match_id=private_id), tc.Replay)
+        assert replay.finished
+    # Paging by the last id seen still works with random ids (newest first).
+    assert await listed(ann, limit=1) == [public_id]
+    assert await listed(ann, limit=1, before=public_id) == [private_id]
+    assert await listed(ann, before=private_id) == []
+
+
+def test_a_file_from_the_first_schema_is_migrated_and_keeps_private_matches_private(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.executescript(
+        """CREATE TABLE rooms (room_id TEXT PRIMARY KEY, options TEXT NOT NULL,
+             private INTEGER NOT NULL, password_hash TEXT, created_ms INTEGER NOT NULL,
+             closed_ms INTEGER, seq INTEGER NOT NULL, seats TEXT NOT NULL, state TEXT,
+             match_id INTEGER, updated_ms INTEGER NOT NULL);
+           CREATE TABLE matches (match_id INTEGER PRIMARY KEY AUTOINCREMENT,
+             room_id TEXT NOT NULL, discipline TEXT NOT NULL, options TEXT NOT NULL,
+             players TEXT NOT NULL, started_ms INTEGER NOT NULL, finished_ms INTEGER,
+             winner INTEGER, reason TEXT, scoresheet TEXT);
+           INSERT INTO rooms VALUES ('r1', '{}', 1, 'h', 0, 5, 0, '[]', NULL, 1, 0);
+           INSERT INTO matches VALUES (1, 'r1', 'three_cushion', '{}', '[]', 0, 5, 0, 'x', NULL);
+        """
+    )
+    con.close()
+    with Store(str(db)) as store:
+        assert store.list_matches(10) == []
+        assert store.match(1) is None and store.match(1, viewer="pnobody") is None
+        (version,) = store.db.execute("PRAGMA user_version").fetchone()
+        assert version == 2

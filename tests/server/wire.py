@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, TypeVar
 
 import msgpack
@@ -159,3 +163,24 @@ def find_scoring_stroke(
             msg = ts.Stroke(direction=direction, speed=speed, tip_x=tip_x, tip_y=0.1)
             return msg, result.duration
     raise AssertionError("no stroke on the grid does it")
+
+
+def fill_disk(path: Path) -> None:
+    """Write ``path`` until its filesystem has no free block left."""
+    with path.open("wb", buffering=0) as f:
+        for size in (1 << 16, 1 << 12, 1 << 9):
+            block = b"\0" * size
+            try:
+                while True:
+                    f.write(block)
+            except OSError as exc:
+                assert exc.errno == errno.ENOSPC, exc
+
+
+def health(port: int) -> tuple[int, str]:
+    """``GET /health``: the status and the body, 503 included."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=5) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
