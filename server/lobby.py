@@ -457,7 +457,7 @@ class GameServer:
         else:
             player_id, token = "p" + secrets.token_hex(8), new_token()
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
-        client.player_id, client.name = player_id, msg.name
+        client.player_id, client.name = player_id, await self.desk.shown_name(player_id, msg.name)
         self._reply(
             client,
             tc.Welcome(

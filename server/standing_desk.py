@@ -44,6 +44,7 @@ DeskMessage = ts.Register | ts.Login | ts.Queue | ts.Unqueue | ts.GetLeaderboard
 
 # A bot account's nominal strength by level (for offering a bot "of about the player's
 # strength"): bots are never rated, so this is their only rating.
+GUEST_MARK = " (guest)"
 BOT_RATING = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
 
 
@@ -83,6 +84,20 @@ class StandingDesk:
         """The connection ended: it leaves the queue, its attempt counter goes."""
         self.matchmaker.remove(client.conn)
         self.by_conn.clear(str(client.conn))
+
+    async def shown_name(self, player_id: str, name: str) -> str:
+        """The name others see after ``hello``: an account's own name whatever the hello said,
+        and a guest using a registered name (or a look-alike) is marked as a guest."""
+        store = self.server.store
+        assert store is not None
+        account = await store.run(store.standings.account, player_id)
+        if account is not None:
+            if account.name != name:
+                await store.run(store.touch_player, player_id, account.name, now_ms())
+            return account.name
+        if await store.run(store.standings.account_by_key, name_key(name)) is not None:
+            return name[: ts.NAME_MAX - len(GUEST_MARK)] + GUEST_MARK
+        return name
 
     # Messages ------------------------------------------------------------------------------
     async def handle(self, client: Client, msg: DeskMessage) -> None:

@@ -117,3 +117,53 @@ async def test_register_does_not_stall_other_players(url: str) -> None:
         await asyncio.sleep(0.05)  # within the message rate limit
     await asyncio.gather(*tasks)
     assert worst < 0.2
+
+
+async def test_leaderboard_and_profile_after_a_rated_match(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    bob = await Wire.open(url, "bob")
+    guest = await Wire.open(url, "guest")
+    for w, name in ((ann, "Ann"), (bob, "Bob")):
+        await w.request(ts.Register(name=name, password=PASSWORD), tc.Welcome)
+    rid = (await ann.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    await bob.request(ts.Join(room_id=rid), tc.Joined)
+    await ann.expect(tc.Call, where=lambda c: c.code == "lag")
+    await ann.send(ts.Concede())  # a concede counts as a loss
+    over = await bob.expect(tc.GameOver)
+    rated = await bob.expect(tc.Rated, timeout=5)
+    assert rated.match_id == over.match_id and rated.before == 1500 < rated.after
+    assert (await ann.expect(tc.Rated)).after < 1500
+    board = await guest.request(ts.GetLeaderboard(discipline="one_cushion"), tc.Leaderboard)
+    assert [(r["rank"], r["name"]) for r in board.rows] == [(1, "Bob"), (2, "Ann")]
+    assert all(r["provisional"] for r in board.rows)  # one game: far from settled
+    assert (
+        await guest.request(ts.GetLeaderboard(discipline="one_cushion", offset=1), tc.Leaderboard)
+    ).rows[0]["rank"] == 2
+    empty = await guest.request(ts.GetLeaderboard(discipline="three_cushion"), tc.Leaderboard)
+    assert empty.rows == []
+    assert bob.welcome is not None
+    profile = await guest.request(ts.GetProfile(player_id=bob.welcome.player_id), tc.Profile)
+    assert profile.name == "Bob" and profile.registered and not profile.bot
+    (standing,) = profile.standings
+    assert standing["discipline"] == "one_cushion" and standing["wins"] == 1
+    (line,) = profile.matches
+    assert line["result"] == "win" and line["reason"] == "concede"
+    assert line["opponent"]["name"] == "Ann" and line["rating_after"] == rated.after
+    replay = await guest.request(ts.GetReplay(match_id=line["match_id"]), tc.Replay)
+    assert replay.finished
+    missing = await guest.refused(ts.GetProfile(player_id="pnobody"))
+    assert missing.code == "no_such_player"
+
+
+async def test_a_registered_name_cannot_be_worn_by_someone_else(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    reg = await ann.request(ts.Register(name="Ann", password=PASSWORD), tc.Welcome)
+    # Ann comes back with her token but another name: she is still shown as Ann.
+    back = await Wire.open(url, "Mallory", token=reg.token)
+    impostor = await Wire.open(url, "ANN")  # a guest trying her name
+    rid = (await back.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
+    await back.request(ts.Join(room_id=rid), tc.Joined)
+    await impostor.request(ts.Join(room_id=rid), tc.Joined)
+    snap = await impostor.expect(tc.Snapshot)
+    assert snap.room["players"] == ["Ann", "ANN (guest)"]
