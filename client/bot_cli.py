@@ -19,6 +19,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument(
         "--create", metavar="DISCIPLINE", choices=DISCIPLINES, help="create a room and join it"
     )
+    where.add_argument(
+        "--queue",
+        metavar="DISCIPLINE",
+        choices=DISCIPLINES,
+        help="wait in quick match (a bot account is offered to players who waited; unrated)",
+    )
+    parser.add_argument(
+        "--account",
+        metavar="NAME",
+        default=None,
+        help="log in as this registered bot account (password from $CAROM_BOT_PASSWORD); "
+        "registered as a bot account first if the name is free",
+    )
     parser.add_argument(
         "--level", type=int, default=3, choices=range(1, 6), help="1 (beginner) to 5"
     )
@@ -93,9 +106,15 @@ async def play(args: argparse.Namespace) -> str:
     session = Session(args.url, name, identity=identity, remember_identity=remember)
     await session.connect()
     try:
+        if args.account:
+            await _log_in(session, args.account)
+            say(f"logged in as the bot account {args.account}")
         room_id = args.room
         try:
-            if args.create:
+            if args.queue:
+                say(f"waiting in quick match ({args.queue})")
+                room_id, seat = await _quick_match(session, args)
+            elif args.create:
                 options: dict[str, Any] = {}
                 if args.distance is not None:
                     options["distance"] = args.distance
@@ -108,7 +127,8 @@ async def play(args: argparse.Namespace) -> str:
             elif room_id is None:
                 room_id = await _find_room(session)
                 say(f"joining room {room_id}")
-            seat = await session.join(room_id)
+            if not args.queue:
+                seat = await session.join(room_id)
         except ServerError as exc:
             raise BotFailed(f"could not join a room: {exc}") from None
         say(f"seated in room {room_id} at seat {seat}, level {args.level}")
@@ -129,6 +149,44 @@ async def play(args: argparse.Namespace) -> str:
         return describe_result(over, seat)
     finally:
         await session.close()
+
+
+async def _quick_match(session: Any, args: argparse.Namespace) -> tuple[str, int]:
+    """Queue and wait (as long as it takes) until the server pairs us: ``joined``."""
+    import asyncio
+
+    joined = asyncio.ensure_future(session.wait_for(lambda m: m.get("t") == "joined"))
+    await asyncio.sleep(0)  # the listener is in place before the queue request goes out
+    try:
+        await session.request(
+            "queue", discipline=args.queue, distance=args.distance, level=args.level
+        )
+        msg = await joined
+    finally:
+        joined.cancel()
+    return str(msg["room_id"]), int(msg["seat"])
+
+
+async def _log_in(session: Any, name: str) -> None:
+    """Log in as a bot account; register it (marked as a bot) when the name is free."""
+    import os
+
+    from client.session import ServerError
+
+    password = os.environ.get("CAROM_BOT_PASSWORD", "")
+    if not password:
+        raise BotFailed("--account needs the password in the CAROM_BOT_PASSWORD variable")
+    try:
+        await session.login(name, password)
+        return
+    except ServerError as exc:
+        if exc.code != "bad_login":
+            raise BotFailed(f"could not log in as {name}: {exc}") from None
+    try:
+        await session.register(name, password, bot=True)
+    except ServerError as exc:
+        # Taken: the name exists and the password was wrong (one answer for both, on purpose).
+        raise BotFailed(f"could not log in or register as {name}: {exc}") from None
 
 
 async def _find_room(session: Any) -> str:

@@ -222,6 +222,28 @@ class Session:
                 await self.request("sync")
         return int(answer["seat"])
 
+    async def login(self, name: str, password: str) -> dict[str, Any]:
+        """Become the registered player ``name`` (docs/accounts.md); returns ``welcome``.
+        Its new token is kept, so a reconnection stays logged in."""
+        return self._adopt(await self.request("login", name=name, password=password))
+
+    async def register(self, name: str, password: str, bot: bool = False) -> dict[str, Any]:
+        """Claim ``name`` for this identity with a password; returns ``welcome``."""
+        fields: dict[str, Any] = {"name": name, "password": password}
+        if bot:
+            fields["bot"] = True
+        return self._adopt(await self.request("register", **fields))
+
+    def _adopt(self, welcome: dict[str, Any]) -> dict[str, Any]:
+        self.state.player_id = str(welcome.get("player_id"))
+        token = welcome.get("token")
+        if isinstance(token, str):
+            self.token = token
+            if self.identity is not None:
+                with contextlib.suppress(OSError):
+                    self.identity.save(self.url, self.name, token)
+        return welcome
+
     async def spectate(self, room_id: str, password: str | None = None) -> dict[str, Any]:
         self.state.enter_room(room_id, None, None)
         self._spectate_password = password

@@ -45,6 +45,7 @@ DeskMessage = ts.Register | ts.Login | ts.Queue | ts.Unqueue | ts.GetLeaderboard
 # A bot account's nominal strength by level (for offering a bot "of about the player's
 # strength"): bots are never rated, so this is their only rating.
 GUEST_MARK = " (guest)"
+BOT_MARK = " (bot)"
 BOT_RATING = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
 
 
@@ -94,7 +95,7 @@ class StandingDesk:
         if account is not None:
             if account.name != name:
                 await store.run(store.touch_player, player_id, account.name, now_ms())
-            return account.name
+            return _shown(account.name, account.bot)
         if await store.run(store.standings.account_by_key, name_key(name)) is not None:
             return name[: ts.NAME_MAX - len(GUEST_MARK)] + GUEST_MARK
         return name
@@ -158,11 +159,11 @@ class StandingDesk:
             account = await self._login(client, msg, key, now)
         if account is None:
             return
-        player_id, name = account
+        player_id, name, account_bot = account
         token = new_token()
         await store.run(store.standings.add_token, player_id, token_hash(token), now)
         self.matchmaker.remove(client.conn)  # a ticket under the old identity is void
-        client.player_id, client.name = player_id, name
+        client.player_id, client.name = player_id, _shown(name, account_bot)
         server._reply(
             client,
             tc.Welcome(
@@ -176,7 +177,7 @@ class StandingDesk:
 
     async def _register(
         self, client: Client, msg: ts.Register, key: str, now: int
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, str, bool] | None:
         server, store = self.server, self.server.store
         assert store is not None and client.player_id is not None
         problem = name_problem(msg.name)
@@ -212,11 +213,11 @@ class StandingDesk:
                 client, error(ErrorCode.NAME_TAKEN, "That name is taken; choose another.", msg.id)
             )
             return None
-        return client.player_id, msg.name
+        return client.player_id, msg.name, bool(msg.bot)
 
     async def _login(
         self, client: Client, msg: ts.Login, key: str, now: int
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, str, bool] | None:
         server, store = self.server, self.server.store
         assert store is not None
         account = await store.run(store.standings.account_by_key, key)
@@ -227,7 +228,7 @@ class StandingDesk:
             server._reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
             return None
         self.by_name.clear(key)
-        return account.player_id, account.name
+        return account.player_id, account.name, account.bot
 
     async def _queue(self, client: Client, msg: ts.Queue) -> None:
         server, store = self.server, self.server.store
@@ -361,6 +362,13 @@ class StandingDesk:
             for client in list(self.server.clients.values()):
                 if client.player_id == ch.player_id:
                     self.server._reply(client, msg)
+
+
+def _shown(name: str, bot: bool) -> str:
+    """Bots are marked as bots wherever their name appears (rooms, calls, chat)."""
+    if not bot or "bot" in name.casefold():
+        return name
+    return name[: ts.NAME_MAX - len(BOT_MARK)] + BOT_MARK
 
 
 def _match_line(

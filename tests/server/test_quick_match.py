@@ -157,7 +157,11 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
     try:
         for s, name in zip(sessions, ("Ann", "Bob"), strict=True):
             await s.request("register", name=name, password=PASSWORD)
-        joined = [s.wait_for(lambda m: m.get("t") == "joined", timeout=10) for s in sessions]
+        joined = [
+            asyncio.ensure_future(s.wait_for(lambda m: m.get("t") == "joined", timeout=10))
+            for s in sessions
+        ]
+        await asyncio.sleep(0)
         for s in sessions:
             # One point, three cushion: the bots play a short match (the default distance
             # has an equalizing inning and would take minutes).
@@ -168,6 +172,7 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
             asyncio.ensure_future(s.wait_for(lambda m: m.get("t") == "rated", timeout=300))
             for s in sessions
         ]
+        await asyncio.sleep(0)
         bots = [BotPlayer(s, 5, executor=pool, seed=i, think_s=4) for i, s in enumerate(sessions)]
         results = await asyncio.wait_for(asyncio.gather(*(b.play_match() for b in bots)), 200)
         over = results[0]
