@@ -10,7 +10,13 @@ import importlib
 import sys
 import time
 
-MODULES = ("bench.physics", "bench.bots", "bench.server_load", "bench.client_frames")
+MODULES = (
+    "bench.physics",
+    "bench.bots",
+    "bench.server_load",
+    "bench.client_frames",
+    "bench.accounts",
+)
 
 
 def main(argv: list[str]) -> int:
