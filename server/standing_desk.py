@@ -14,6 +14,7 @@ import contextlib
 import functools
 import logging
 import secrets
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +25,7 @@ from server.accounts import (
     name_problem,
     password_problem,
 )
-from server.actor import Enter, now_ms
+from server.actor import Enter, now_ms, room_record
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.matchmaking import Matchmaker, Ticket
 from server.room import Room
@@ -330,24 +331,33 @@ class StandingDesk:
                     if c is not None and c in ready:
                         self.matchmaker.add(t)
                 continue
-            await self._open(ready[0], ready[1], pairing.a)
-            opened += 1
+            if await self._open(ready[0], ready[1], pairing.a):
+                opened += 1
+            else:  # the room could not be saved: both wait on, nothing is lost
+                self.matchmaker.add(pairing.a)
+                self.matchmaker.add(pairing.b)
         return opened
 
-    async def _open(self, a: Client, b: Client, ticket: Ticket) -> None:
+    async def _open(self, a: Client, b: Client, ticket: Ticket) -> bool:
         """A room exactly as if ``a`` had created it and both had joined by hand."""
         server, store = self.server, self.server.store
         assert store is not None
         create = ts.CreateRoom(discipline=ticket.discipline, distance=ticket.distance)
         room = Room("r" + secrets.token_hex(5), create, now_ms())
+        room.creator = a.player_id
+        try:  # saved before it exists for anyone, as the lobby does for create_room
+            await store.run(store.save_room, room_record(room), now_ms())
+        except sqlite3.Error:
+            log.exception("could not save a quick-match room")
+            return False
         actor = server._add_actor(room)
-        await store.run(store.save_room, actor.record(), now_ms())
         for client in (a, b):
             client.room = actor
             token = new_token()
             actor.post(
                 Enter(client.member(), ts.Join(room_id=room.room_id), token, token_hash(token))
             )
+        return True
 
     def deliver_changes(self, changes: list[Change]) -> None:
         """Tell each rated player their own change (after the result is committed)."""
