@@ -17,6 +17,7 @@ from shared.rules.game import (
     need_phase,
     put,
     ready_to_shoot,
+    respot_frozen_free_game,
     turn_calls,
 )
 from shared.rules.state import MatchState, Phase
@@ -31,9 +32,12 @@ def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, V
         raise IllegalAction(
             "not_start_of_inning", "A time-out can only be taken at the start of an inning."
         )
+    if state.equalizing:
+        # R-TIMEOUT-1: never in the equalizing inning (HE: "not in an extension").
+        raise IllegalAction("no_timeouts_left", "There are no time-outs in the equalizing inning.")
     rec = state.current
     if rec.timeouts_left[action.seat] <= 0:
-        raise IllegalAction("no_timeouts_left", "You have no time-outs left in this game.")
+        raise IllegalAction("no_timeouts_left", "You have no time-outs left in this match.")
     remaining = state.paused_ms if state.deadline_ms is None else state.deadline_ms - now
     new = replace(
         state,
@@ -168,14 +172,20 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         state,
         sets=(*state.sets[:-1], replace(rec, innings=innings)),
         break_shot=False,
+        # R-FOUL-CLOCK: the opponent plays the balls as they lie. The starting-spot choice
+        # belongs to the break stroke (R-BREAK-1); it must not rebuild the table around the
+        # incoming player's ball.
+        spot_choice=False,
         deadline_ms=at + clock_ms(state),
         paused_ms=None,
     )
     new, calls, over = end_inning(new, shooter, at)
+    new, frozen_calls = respot_frozen_free_game(new)
+    calls.extend(frozen_calls)
     foul = Foul("R-FOUL-CLOCK", "clock", f"Foul: seat {shooter}'s shot clock ran out (R-CLOCK-1).")
     all_calls = [Call("foul", foul.text, foul.rule_id), *calls]
     if new.phase is Phase.PLAY:
-        all_calls.extend(turn_calls(new))
+        all_calls.extend(turn_calls(new, starting=True))
     return new, Verdict(
         foul=foul,
         calls=tuple(all_calls),
