@@ -33,6 +33,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--max-connections", type=int, default=10_000, help="connections (default 10000)"
     )
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
+    parser.add_argument(
+        "--drain-seconds",
+        type=float,
+        default=0.0,
+        help="on SIGTERM, answer /health 503 this long before closing (default 0)",
+    )
+    parser.add_argument(
+        "--db-check-seconds",
+        type=float,
+        default=5.0,
+        help="how often to check the database file while running (default 5)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,6 +55,7 @@ def run(args: argparse.Namespace) -> int:
 
     from server.config import ServerConfig
     from server.lobby import GameServer
+    from server.store import StoreError
 
     logging.basicConfig(
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),
@@ -60,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
         origins=tuple(args.origin),
         max_rooms=args.max_rooms,
         max_connections=args.max_connections,
+        drain_s=args.drain_seconds,
+        db_check_s=args.db_check_seconds,
     )
 
     async def main() -> None:
@@ -77,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         asyncio.run(main())
+    except StoreError as exc:  # one sentence with what to do, no traceback
+        print(f"carom serve: {exc}", file=sys.stderr)
+        return 1
     except OSError as exc:
         print(f"carom serve: {exc}", file=sys.stderr)
         return 1

@@ -37,3 +37,8 @@ class ServerConfig:
     idle_room_s: float = 600.0
     # Leave finished rooms open this long for a rematch, then close them.
     finished_room_s: float = 300.0
+    # How often the database file is checked while running (still the one opened, intact).
+    db_check_s: float = 5.0
+    # On SIGTERM, /health answers 503 and new connections are refused for this long before the
+    # rooms are saved and clients closed, so a load balancer can take the server out first.
+    drain_s: float = 0.0

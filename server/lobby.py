@@ -111,6 +111,7 @@ class GameServer:
         self._next_conn = 0
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_probe: asyncio.Task[None] | None = None
+        self._db_check: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
 
@@ -150,19 +151,22 @@ class GameServer:
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
+        self._db_check = asyncio.create_task(self._check_db())
         log.info(
             "listening on ws://%s:%d/ with %d open rooms", cfg.host, self.port, len(self.rooms)
         )
 
     async def stop(self) -> None:
-        """Drain: stop accepting, persist every room, tell clients, close with 1001."""
+        """Drain: /health says 503 and new connections are refused (for ``drain_s`` first, so
+        a load balancer notices), persist every room, tell clients, close with 1001. The
+        listener stays open until the end, so /health answers throughout."""
         self.draining = True
-        if self.server is not None:
-            self.server.close(close_connections=False)
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-        if self._lag_probe is not None:
-            self._lag_probe.cancel()
+        log.info("draining: /health answers 503 from now on")
+        if self.config.drain_s > 0:
+            await asyncio.sleep(self.config.drain_s)
+        for task in (self._sweeper, self._lag_probe, self._db_check):
+            if task is not None:
+                task.cancel()
         await self.desk.stop()
         actors = list(self.rooms.values())
         for actor in actors:
@@ -195,9 +199,23 @@ class GameServer:
         """Why the server is not healthy (one line for /health and the log), or None."""
         if self.draining:
             return "draining"
+        if self.store is not None and self.store.problem is not None:
+            return f"database problem: {self.store.problem}"
         if self.store is not None and self.store.failure is not None:
             return f"storage failing: {self.store.failure}"
         return None
+
+    async def _check_db(self) -> None:
+        """The database file, while running: still the one opened, intact, writable."""
+        assert self.store is not None
+        store = self.store
+        reported: str | None = None
+        while True:
+            await asyncio.sleep(self.config.db_check_s)
+            problem = await asyncio.to_thread(store.check)
+            if problem is not None and problem != reported:
+                log.error("%s", problem)
+            reported = problem
 
     async def _probe_lag(self) -> None:
         """How late the loop wakes a 50 ms sleep: the delay every message sees on top of work."""
@@ -605,6 +623,8 @@ class GameServer:
             return response
         if path != "/":
             return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        if self.draining:
+            return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         return None
 
 

@@ -163,9 +163,10 @@ class Standings:
         return None if row is None else Account(row[0], row[1], row[2], bool(row[3]))
 
     def add_token(self, player_id: str, token_hash: str, now_ms: int) -> None:
-        self.db.execute(
-            "INSERT INTO player_tokens VALUES (?, ?, ?)", (token_hash, player_id, now_ms)
-        )
+        with self.transaction():
+            self.db.execute(
+                "INSERT INTO player_tokens VALUES (?, ?, ?)", (token_hash, player_id, now_ms)
+            )
 
     def player_by_token(self, token_hash: str) -> tuple[str, str] | None:
         row = self.db.execute(

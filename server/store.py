@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import secrets
 import sqlite3
 import threading
@@ -135,7 +136,38 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        # Why the last write failed (disk full, read-only, I/O error), or None once a write
+        # succeeds again: /health turns red while it is set.
+        self.failure: str | None = None
+        # What the running check found wrong with the file (deleted, replaced, damaged), or
+        # None. Set for good: writes are refused from then on (they would be lost).
+        self.problem: str | None = None
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        except sqlite3.Error as exc:
+            raise StoreError(_open_failure(path, exc)) from None
+        try:
+            self._open()
+        except sqlite3.Error as exc:
+            self.db.close()
+            raise StoreError(_open_failure(path, exc)) from None
+        except StoreError:
+            self.db.close()
+            raise
+        stat = os.stat(path)
+        self._identity = (stat.st_dev, stat.st_ino)
+        self._fd_path = _fd_of(path)
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="store-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _open(self) -> None:
+        # A damaged file is refused before anything is written to it.
+        problems = [r[0] for r in self.db.execute("PRAGMA quick_check(3)").fetchall()]
+        if problems != ["ok"]:
+            raise StoreError(_damaged(self.path, "; ".join(problems)))
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute("PRAGMA foreign_keys=ON")
@@ -146,17 +178,56 @@ class Store:
         # later when the stale space in an old, long WAL runs out.
         self.db.execute("PRAGMA journal_size_limit=0")
         self._migrate()
-        # Why the last write failed (disk full, read-only, I/O error), or None once a write
-        # succeeds again: /health turns red while it is set.
-        self.failure: str | None = None
-        self.standings = Standings(
-            self.db, self.transaction
-        )  # accounts and ratings: their own tables
-        self._stop = threading.Event()
-        self._checkpointer = threading.Thread(
-            target=self._checkpoint_loop, name="store-checkpoint", daemon=True
-        )
-        self._checkpointer.start()
+        self.standings = Standings(self.db, self.transaction)  # accounts, ratings: own tables
+        # A random id in the file header (application_id, bytes 68-71) tells this file from
+        # another database copied over it while we run; checkpointed so the header has it.
+        (self._file_id,) = self.db.execute("PRAGMA application_id").fetchone()
+        if self._file_id == 0:
+            self._file_id = secrets.randbelow(2**31 - 1) + 1
+            self.db.execute(f"PRAGMA application_id = {self._file_id}")
+            self.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def check(self) -> str | None:
+        """While running: is the file at ``path`` still the one opened, intact and writable?
+        Returns the problem (one sentence with how to recover), also kept in ``problem``."""
+        if self.problem is not None:
+            return self.problem  # for good: the data written since is only in the old file
+        problem: str | None = None
+        try:
+            stat = os.stat(self.path)
+        except FileNotFoundError:
+            problem = f"the database file {self.path} was deleted while the server runs"
+        else:
+            if (stat.st_dev, stat.st_ino) != self._identity:
+                problem = f"the database file {self.path} was replaced while the server runs"
+            elif not os.access(self.path, os.W_OK):
+                problem = f"the database file {self.path} is no longer writable"
+            else:
+                problem = self._same_content()
+        if problem is not None:
+            rescue = (
+                f"; before stopping the server, copy {self._fd_path} (the file it still has "
+                f"open) to {self.path}.rescued, then stop it, move that copy to {self.path} "
+                "and start again"
+                if self._fd_path is not None
+                else "; stop the server and restore the file from a backup"
+            )
+            self.problem = problem + "; writes are refused" + rescue
+        return self.problem
+
+    def _same_content(self) -> str | None:
+        """The file's header, read directly (SQLite's own caches would still show the old
+        pages): the SQLite magic and this file's id."""
+        try:
+            with open(self.path, "rb") as f:
+                header = f.read(100)
+        except OSError as exc:
+            return f"the database file {self.path} cannot be read ({exc})"
+        if not header.startswith(b"SQLite format 3\0"):
+            return f"the database file {self.path} was overwritten or damaged"
+        if int.from_bytes(header[68:72], "big") != self._file_id:
+            return f"the database file {self.path} was overwritten with another database"
+        return None
 
     def _migrate(self) -> None:
         """Create the tables, or bring a file from an older server up to this schema."""
@@ -469,6 +540,9 @@ class _Tx:
         if db.in_transaction:
             return  # part of an enclosing transaction
         self.outer = True
+        if self.store.problem is not None:
+            self.store.failure = self.store.problem
+            raise sqlite3.OperationalError(self.store.problem)
         try:
             db.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
@@ -496,6 +570,52 @@ class _Tx:
         if db.in_transaction:  # SQLite may already have rolled back (SQLITE_FULL does)
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
+
+
+def _damaged(path: str, detail: str) -> str:
+    detail = " ".join(detail.split())[:200]  # one line, whatever SQLite reported
+    return (
+        f"the database {path} is damaged ({detail}); restore it from a backup, or move it "
+        "away to start with an empty one (its open rooms and match history stay in the old file)"
+    )
+
+
+def _open_failure(path: str, exc: sqlite3.Error) -> str:
+    """Why the database cannot be opened, as one sentence with what to do."""
+    text = str(exc)
+    folder = os.path.dirname(os.path.abspath(path))
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        return _damaged(path, text)
+    if "malformed" in text or "not a database" in text:
+        return _damaged(path, text)
+    if not os.path.isdir(folder):
+        return f"cannot open the database {path}: the folder {folder} does not exist"
+    if "readonly" in text or "read-only" in text or _read_only(folder):
+        return (
+            f"cannot write the database {path}: the file or its filesystem is read-only "
+            f"({text}); give --db a writable place, or make it writable"
+        )
+    if "full" in text:
+        return f"cannot write the database {path}: its disk is full; free some space"
+    return f"cannot open the database {path} ({text})"
+
+
+def _read_only(folder: str) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _fd_of(path: str) -> str | None:
+    """``/proc/<pid>/fd/<n>`` of the open database file (Linux), for the rescue hint."""
+    real = os.path.realpath(path)
+    with contextlib.suppress(OSError):
+        for fd in os.listdir("/proc/self/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/self/fd/{fd}") == real:
+                    return f"/proc/{os.getpid()}/fd/{fd}"
+    return None
 
 
 def _why(exc: sqlite3.Error) -> str:
