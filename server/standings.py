@@ -279,6 +279,7 @@ class Standings:
             )
             changes.append(change)
         self.changes.extend(changes)
+        del self.changes[:-10_000]  # nobody is taking them (no lobby running): stay bounded
         return changes
 
     def _save(self, player_id: str, discipline: str, r: _Row, now_ms: int) -> None:
