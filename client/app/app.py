@@ -84,6 +84,7 @@ class Controller:
         self.send("leave")
         self.model.state.leave_room()
         self.model.animation = None
+        self.model.clear_hold()
         self.model.calls.clear()
         self.show_lobby()
 
@@ -101,27 +102,34 @@ class Controller:
         contains a ``stroke_played`` whose message it has not drained yet, and then drop the
         animation as stale. Folding the same messages in the same order gives the same state
         without that race."""
-        if self.net is None:
-            return
-        offset = getattr(self.net, "clock_offset_ms", None)
-        if isinstance(offset, int | float):
-            self.model.clock_offset_ms = float(offset)
-        rtt = getattr(self.net, "rtt_ms", None)
-        self.model.state.rtt_ms = float(rtt) if isinstance(rtt, int | float) else None
-        for msg in self.net.drain():
-            self.model.apply(msg)
-            t = msg.get("t")
-            if t == "room_created" and self._join_created:
-                self._join_created = False
-                self.send("join", room_id=msg["room_id"], password=self._join_password)
-            elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
-                self.show_table()
-            elif t == "game_over":
-                self.show_results()
-            elif t == "replay":
-                self.show_replay(msg)
+        if self.net is not None:
+            offset = getattr(self.net, "clock_offset_ms", None)
+            if isinstance(offset, int | float):
+                self.model.clock_offset_ms = float(offset)
+            rtt = getattr(self.net, "rtt_ms", None)
+            self.model.state.rtt_ms = float(rtt) if isinstance(rtt, int | float) else None
+        # A stroke's held consequences come due when its balls rest, network or not.
+        folded = self.model.release_due()
+        for msg in self.net.drain() if self.net is not None else []:
+            folded.extend(self.model.apply(msg))
             for listener in self.on_message:
                 listener(msg)
+        for msg in folded:
+            self._react(msg)
+
+    def _react(self, msg: dict[str, Any]) -> None:
+        """Screen changes follow what the model has folded (so the results screen waits for
+        the last stroke's balls to rest)."""
+        t = msg.get("t")
+        if t == "room_created" and self._join_created:
+            self._join_created = False
+            self.send("join", room_id=msg["room_id"], password=self._join_password)
+        elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
+            self.show_table()
+        elif t == "game_over":
+            self.show_results()
+        elif t == "replay":
+            self.show_replay(msg)
 
     def drawn(self, view: arcade.View) -> None:
         for hook in list(self.after_draw):

@@ -66,7 +66,8 @@ class Bridge:
             return  # the server's own ``error`` already arrived as an event
         code = getattr(exc, "code", None) or type(exc).__name__
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-        self._local.put({"t": "error", "code": str(code), "message": f"{t}: {message}"})
+        # The code stays in the data (and the log); the screen shows a sentence for it.
+        self._local.put({"t": "error", "code": str(code), "message": str(message), "request": t})
 
     def drain(self) -> list[dict[str, Any]]:
         out = self.bg.drain()

@@ -20,6 +20,7 @@ from client.app.widgets import (
     TextField,
     draw_panel,
 )
+from client.app.words import error_text
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.table import TABLES
 
@@ -218,7 +219,7 @@ class LobbyView(arcade.View):
             self.refresh()
         err = self.controller.model.last_error
         if err is not None:
-            self.status = f"{err.get('code')}: {err.get('message')}"
+            self.status = error_text(str(err.get("code")), str(err.get("message") or ""))
             self.controller.model.last_error = None
 
     def on_draw(self) -> None:

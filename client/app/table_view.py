@@ -101,7 +101,16 @@ class TableScene:
         self._balls.draw(poses)
 
 
+def window_title(m: GameModel) -> str:
+    """The player's name and the room, in words (no seat numbers)."""
+    room = (m.room or {}).get("room_id") or m.state.room_id or ""
+    who = f"{m.name or 'you'} watching" if m.spectating else (m.name or "you")
+    return f"Carom · {who} · {hud.discipline_title(m.discipline)} · room {room}"
+
+
 class TableView(arcade.View):
+    kind = "table"
+
     def __init__(self, controller: Controller) -> None:
         super().__init__(background_color=render.BACKGROUND)
         self.controller = controller
@@ -140,10 +149,10 @@ class TableView(arcade.View):
         on, or the server refused it), or it is long overdue: the cue comes back."""
         if self._sent is None:
             return True
-        at, stroke, lag, match_seq, error = self._sent
+        at, started, lag, match_seq, error = self._sent
         st = self.model.state
         return (
-            st.last_stroke is not stroke
+            self.model.strokes_started != started
             or st.last_lag is not lag
             or st.seq != match_seq
             or self.model.last_error is not error
@@ -201,13 +210,17 @@ class TableView(arcade.View):
 
     def prompt(self) -> str | None:
         m = self.model
-        if m.spectating:
+        if m.spectating or m.holding or m.animating():
             return None
         phase = m.phase
         if phase == "waiting":
             return "Waiting for an opponent…"
         if phase == "lag" and m.my_turn:
-            return "Lag: shoot toward the top cushion; nearest the bottom cushion wins"
+            # R-LAG-2 in the player's view: the table is drawn with the top cushion on the right.
+            return (
+                "Lag: shoot toward the short cushion on the right; "
+                "the ball that stops nearest the left one wins"
+            )
         if phase == "lag":
             return "Lag played; waiting for the other lag stroke"
         if phase == "break_choice":
@@ -226,6 +239,21 @@ class TableView(arcade.View):
             if m.shooter is not None:
                 return f"{m.player_name(m.shooter)} to shoot"
         return None
+
+    def idle_help(self) -> str:
+        """The controls strip's line when the cue is not in the player's hand: why not."""
+        m = self.model
+        if m.holding or m.animating():
+            return "the balls are rolling"
+        if m.phase == "break_choice" and m.lag_winner == m.seat:
+            return "choose who breaks: 1 or 2"
+        if m.phase == "timeout" and m.shooter == m.seat:
+            return "your time-out · T: resume"
+        if m.phase == "waiting":
+            return "waiting for an opponent"
+        if m.phase == "over":
+            return "the match is over"
+        return "wait for your turn"
 
     # arcade hooks -----------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
@@ -269,7 +297,7 @@ class TableView(arcade.View):
         if m.spectating:
             hud.draw_spectator_panel(layout, m, labels, self.chat_draft)
         else:
-            hud.draw_controls(layout, self.aim, labels, aiming)
+            hud.draw_controls(layout, self.aim, labels, aiming, self.idle_help())
             hud.draw_chat_overlay(layout, m, labels, self.chat_draft)
         hud.draw_banners(layout, m, labels)
         text = self.prompt()
@@ -374,7 +402,13 @@ class TableView(arcade.View):
             fields["spot"] = self.aim.break_spot
         self.controller.send("stroke", **fields)
         st = self.model.state
-        self._sent = (time.monotonic(), st.last_stroke, st.last_lag, st.seq, self.model.last_error)
+        self._sent = (
+            time.monotonic(),
+            self.model.strokes_started,
+            st.last_lag,
+            st.seq,
+            self.model.last_error,
+        )
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         """The wheel is the power gauge (a notch = 0.1 m/s)."""
@@ -383,9 +417,7 @@ class TableView(arcade.View):
 
     def on_show_view(self) -> None:
         m = self.model
-        room = (m.room or {}).get("room_id") or m.state.room_id or ""
-        role = "watching" if m.spectating else f"seat {(m.seat or 0) + 1}"
-        self.window.set_caption(f"Carom · {hud.discipline_title(m.discipline)} · {room} · {role}")
+        self.window.set_caption(window_title(m))
 
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):
