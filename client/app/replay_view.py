@@ -70,6 +70,7 @@ class ReplayView(arcade.View):
             m[key] = [0, 0]
         m["average"] = [0.0, 0.0]
         m["current_run"] = 0
+        m["shooter"] = self.strokes[i].get("shooter", self.strokes[i].get("seat"))
         if self.strokes[i].get("t") == "lag_result" or self.strokes[i].get("kind") == "lag":
             m["phase"] = "lag"
         return m
