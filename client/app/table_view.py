@@ -104,7 +104,7 @@ class TableScene:
 def window_title(m: GameModel) -> str:
     """The player's name and the room, in words (no seat numbers)."""
     room = (m.room or {}).get("room_id") or m.state.room_id or ""
-    who = f"{m.name or 'you'} watching" if m.spectating else (m.name or "you")
+    who = (f"{m.name} watching" if m.name else "watching") if m.spectating else (m.name or "you")
     return f"Carom · {who} · {hud.discipline_title(m.discipline)} · room {room}"
 
 
@@ -125,6 +125,7 @@ class TableView(arcade.View):
         # A stroke is on its way to the server: no second one until it is answered.
         self._sent: tuple[float, Any, Any, int | None, Any] | None = None
         self.buttons: list[Button] = []
+        self.title = ""
 
     @property
     def model(self) -> GameModel:
@@ -258,6 +259,7 @@ class TableView(arcade.View):
     # arcade hooks -----------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
+        self._retitle()
         if self._sent is not None and self._answered():
             self._sent = None
         m = self.model
@@ -416,8 +418,14 @@ class TableView(arcade.View):
             self.aim.set_speed(self.aim.speed + POWER_STEP * scroll_y)
 
     def on_show_view(self) -> None:
-        m = self.model
-        self.window.set_caption(window_title(m))
+        self._retitle()
+
+    def _retitle(self) -> None:
+        """The window title follows the room (names can arrive after the view opens)."""
+        title = window_title(self.model)
+        if title != self.title:
+            self.title = title
+            self.window.set_caption(title)
 
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):
