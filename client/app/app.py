@@ -7,6 +7,7 @@ mode works (arcade's own loop runs no scheduled callbacks there) and how screens
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
@@ -20,6 +21,8 @@ from client.app.sound import Sounds
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+
+log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1280, 800)
 TITLE = "Carom"
@@ -52,6 +55,8 @@ class Controller:
         self._join_created = False  # join the next room_created (create-and-join, practice)
         self._join_password: str | None = None
         self.on_message: list[Any] = []  # extra listeners (msg) -> None, e.g. the CLI driver
+        self.local: Any = None  # ``LocalGame`` when ``carom play`` runs its own server
+        self._local_checked = 0.0
         self.after_draw: list[Any] = []  # (view) -> None after each frame is drawn (capture)
 
     # network -----------------------------------------------------------------------------------
@@ -68,12 +73,19 @@ class Controller:
         if self.net is not None:
             self.net.close()
             self.net = None
+        self.url = url  # the lobby shows the URL tried, even when it did not answer
         bridge = Bridge(url, name)
         try:
             bridge.start(timeout=8.0)
         except Exception as exc:  # OSError, handshake errors, timeouts: tell the player
             bridge.close()
-            return f"could not connect to {url}: {exc or type(exc).__name__}"
+            log.info("connecting to %s failed: %r", url, exc)
+            why = (
+                "nobody answered there"
+                if isinstance(exc, OSError | TimeoutError)
+                else "that is not a carom server, or it refused us"
+            )
+            return f"could not connect to {url}: {why}"
         self.net = bridge
         self.url = url
         self.model.name = name
@@ -108,6 +120,7 @@ class Controller:
                 self.model.clock_offset_ms = float(offset)
             rtt = getattr(self.net, "rtt_ms", None)
             self.model.state.rtt_ms = float(rtt) if isinstance(rtt, int | float) else None
+        self._check_local()
         # A stroke's held consequences come due when its balls rest, network or not.
         folded = self.model.release_due()
         for msg in self.net.drain() if self.net is not None else []:
@@ -116,6 +129,32 @@ class Controller:
                 listener(msg)
         for msg in folded:
             self._react(msg)
+
+    def _check_local(self) -> None:
+        """Twice a second: has our own local server died? (Polling also reaps it.)"""
+        if self.local is None or time.monotonic() - self._local_checked < 0.5:
+            return
+        self._local_checked = time.monotonic()
+        down = bool(self.local.server_died())
+        if down and not self.model.local_server_down:
+            self.model.frozen_left = self.model.seconds_left()
+        self.model.local_server_down = down
+
+    def restart_local_server(self) -> None:
+        """Start the local server again on its port; the session reconnects and rejoins."""
+        if self.local is None:
+            return
+        try:
+            self.local.restart_server()
+        except (RuntimeError, OSError) as exc:
+            self.model.add_call("local", f"The local server did not start again: {exc}")
+            return
+        self.model.local_server_down = False
+
+    def held_seats(self) -> dict[str, str]:
+        """room id → seat token of the seats this player holds (kept with the identity)."""
+        fn = getattr(self.net, "held_seats", None)
+        return dict(fn()) if callable(fn) else {}
 
     def _react(self, msg: dict[str, Any]) -> None:
         """Screen changes follow what the model has folded (so the results screen waits for

@@ -134,6 +134,8 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
     labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
     rtt = model.state.rtt_ms
     ping = f"ping {rtt:.0f} ms" if rtt is not None else ""
+    if model.link_down:
+        ping = "offline"
     labels.draw("ping", ping, layout.controls.right - 12, 14, 9, DIM, "right", "center")
     zone = zone_text(model)
     strip = layout.call_strip  # off the cloth, like the calls
@@ -306,3 +308,17 @@ def draw_chat_overlay(
         lines.append(f"say: {draft}|")
     for i, text in enumerate(reversed(lines)):
         labels.draw(f"pchat{i}", text, cloth.left + 10, cloth.bottom + 12 + i * 18, 11, TEXT)
+
+
+def draw_overlay(layout: TableLayout, title: str, lines: list[str], labels: Labels) -> None:
+    """A modal message over the table (reconnecting, leave?): the table dims behind it, the
+    balls stay visible through the veil."""
+    r = layout.rails
+    arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, (8, 10, 14, 150))
+    w, h = 620.0, 74.0 + 26.0 * len(lines)
+    box = Rect(r.cx - w / 2, r.cy - h / 2, w, h)
+    draw_panel(box, (16, 20, 28, 245))
+    arcade.draw_lrbt_rectangle_outline(box.left, box.right, box.bottom, box.top, ACCENT, 2)
+    labels.draw("ov_title", title, box.cx, box.top - 32, 18, ACCENT, "center", "center", bold=True)
+    for i, text in enumerate(lines[:4]):
+        labels.draw(f"ov_{i}", text, box.cx, box.top - 66 - 26 * i, 13, TEXT, "center", "center")

@@ -151,6 +151,13 @@ class GameModel:
     held: list[dict[str, Any]] = field(default_factory=list)
     hold_until_ms: float | None = None
     strokes_started: int = 0  # animations started (a sent stroke is answered when this moves)
+    # The link to the server: "up", "lost" (reconnecting; ``reconnect_attempt`` counts the
+    # tries), "rejoin_failed" or "closed". While it is down the clock shows the time that was
+    # left when it dropped (``frozen_left``) and the controls are off.
+    link: str = "up"
+    reconnect_attempt: int = 0
+    frozen_left: float | None = None
+    local_server_down: bool = False  # ``carom play``'s own server exited
 
     # the library's tracked state, read through --------------------------------------------
     @property
@@ -242,7 +249,7 @@ class GameModel:
 
     @property
     def my_turn(self) -> bool:
-        if self.seat is None or self.spectating or self.holding:
+        if self.seat is None or self.spectating or self.holding or self.link_down:
             return False
         if self.phase == "lag":
             lag = (self.match or {}).get("lag")
@@ -376,8 +383,18 @@ class GameModel:
         now = self.now_ms()
         return [(who, text) for at, who, text in self.chat_seen if now - at < CHAT_SHOW_MS]
 
+    @property
+    def link_down(self) -> bool:
+        return self.link != "up" or self.local_server_down
+
     def seconds_left(self) -> float | None:
-        """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running."""
+        """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running;
+        frozen at what it showed while the connection is down."""
+        if self.link_down:
+            return self.frozen_left
+        return self._seconds_left()
+
+    def _seconds_left(self) -> float | None:
         d = (self.match or {}).get("deadline_ms")
         if not isinstance(d, int | float) or self.phase not in (
             "lag",
@@ -538,15 +555,33 @@ class GameModel:
             self._chat_line(msg)
         elif t == "call":
             self.add_call(str(msg.get("code", "")), plain(str(msg.get("text", "")), self.name_for))
-        elif t == "connection" and msg.get("status") != "connected":
-            # The library's own link events: lost, restored, rejoin_failed, closed.
-            self.add_call("connection", f"Connection {str(msg.get('status')).replace('_', ' ')}")
+        elif t == "connection":
+            self._link(msg)
         elif t == "closing":
             self.add_call("closing", "The server is shutting down; the room is saved")
         elif t == "error":
             self.last_error = dict(msg)
             code = str(msg.get("code", "error"))
             self.add_call(code, error_text(code, str(msg.get("message", ""))))
+
+    def _link(self, msg: Mapping[str, Any]) -> None:
+        """The library's link events: connected, lost, reconnecting, restored, rejoin_failed,
+        closed. Shown as a persistent overlay by the table view, not as a passing banner."""
+        status = str(msg.get("status"))
+        if status in ("connected", "restored"):
+            self.link = "up"
+            self.reconnect_attempt = 0
+            self.frozen_left = None
+            return
+        if not self.link_down:
+            self.frozen_left = self._seconds_left()
+        if status == "reconnecting":
+            self.link = "lost"
+            self.reconnect_attempt = int(msg.get("attempt") or 0)
+        elif status in ("lost", "rejoin_failed", "closed"):
+            self.link = status
+        if status == "rejoin_failed":
+            self.add_call("rejoin_failed", "Could not take the seat back: the match went on.")
 
     def _call_from(self, c: Any) -> None:
         if isinstance(c, Mapping):

@@ -126,6 +126,8 @@ class TableView(arcade.View):
         self._sent: tuple[float, Any, Any, int | None, Any] | None = None
         self.buttons: list[Button] = []
         self.title = ""
+        # "leave" (Esc) or "quit" (the window's close button) while asking to confirm.
+        self.confirm: str | None = None
 
     @property
     def model(self) -> GameModel:
@@ -140,6 +142,7 @@ class TableView(arcade.View):
         m = self.model
         return (
             self._sent is None
+            and self.confirm is None
             and m.my_turn
             and not m.animating()
             and m.cue_ball(m.seat) in m.resting_balls()
@@ -241,6 +244,47 @@ class TableView(arcade.View):
                 return f"{m.player_name(m.shooter)} to shoot"
         return None
 
+    def running_match(self) -> bool:
+        """Leaving now would cost something: a seated player in a match under way."""
+        m = self.model
+        return (
+            not m.spectating
+            and not self.practice
+            and m.phase in ("lag", "break_choice", "play", "timeout")
+        )
+
+    def overlay(self) -> tuple[str, list[str]] | None:
+        """The modal message to show, if any: link trouble first, then a leave question."""
+        m = self.model
+        grace = ((m.room or {}).get("options") or {}).get("grace_s", 60)
+        if m.local_server_down:
+            return (
+                "The local server stopped",
+                ["[R] restart it: the match comes back where it was", "Esc: leave"],
+            )
+        if m.link == "lost":
+            attempt = f" (attempt {m.reconnect_attempt})" if m.reconnect_attempt else ""
+            return (
+                f"Reconnecting…{attempt}",
+                [
+                    "The connection to the server dropped.",
+                    "The clock is stopped; your seat is kept while we reconnect.",
+                ],
+            )
+        if m.link in ("closed", "rejoin_failed"):
+            return ("Connection closed", ["The server is gone.", "Esc: back to the lobby"])
+        if self.confirm is not None:
+            what = "Quit" if self.confirm == "quit" else "Leave"
+            return (
+                f"{what} the match?",
+                [
+                    f"Your seat is kept for {grace} s: rejoin it from the lobby.",
+                    "After that you lose the match.",
+                    f"[Y] {what.lower()}    [N] or Esc: stay",
+                ],
+            )
+        return None
+
     def idle_help(self) -> str:
         """The controls strip's line when the cue is not in the player's hand: why not."""
         m = self.model
@@ -305,11 +349,14 @@ class TableView(arcade.View):
         text = self.prompt()
         if text:
             hud.draw_prompt(layout, text, labels)
-        self.buttons = self.prompt_buttons()
+        self.buttons = self.prompt_buttons() if self.overlay() is None else []
         for b in self.buttons:
             # Rebuilt each frame with the prompt, so the hover comes from the last mouse move.
             b.hover = self.mouse is not None and b.rect.contains(*self.mouse)
             b.draw(labels)
+        shown = self.overlay()
+        if shown is not None:
+            hud.draw_overlay(layout, shown[0], shown[1], labels)
         labels.flush()
         self.controller.drawn(self)
 
@@ -337,7 +384,7 @@ class TableView(arcade.View):
         return False
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.model.spectating:
+        if self.model.spectating or self.overlay() is not None:
             return
         if button == arcade.MOUSE_BUTTON_RIGHT:
             self._start_place(x, y)
@@ -427,6 +474,13 @@ class TableView(arcade.View):
             self.title = title
             self.window.set_caption(title)
 
+    def on_close(self) -> bool:
+        """The window's close button: in a running match, ask first (True keeps it open)."""
+        if self.running_match() and self.confirm is None and not self.model.link_down:
+            self.confirm = "quit"
+            return True
+        return False
+
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):
             self.chat_draft = (self.chat_draft + text)[:200]
@@ -451,11 +505,27 @@ class TableView(arcade.View):
             sounds.muted = not sounds.muted
             self.model.add_call("sound", "Sound off" if sounds.muted else "Sound on")
             return
-        if symbol == k.ESCAPE:
-            self.controller.leave()
+        if self.confirm is not None:
+            if symbol in (k.Y, k.ENTER, k.RETURN):
+                quitting = self.confirm == "quit"
+                self.confirm = None
+                self.controller.leave()
+                if quitting:
+                    self.window.close()
+            elif symbol in (k.N, k.ESCAPE):
+                self.confirm = None
             return
         m = self.model
-        if m.spectating:
+        if m.local_server_down and symbol == k.R:
+            self.controller.restart_local_server()
+            return
+        if symbol == k.ESCAPE:
+            if self.running_match() and not m.link_down:
+                self.confirm = "leave"
+            else:
+                self.controller.leave()
+            return
+        if m.spectating or m.link_down:
             return
         big = 10.0 if modifiers & k.MOD_SHIFT else 1.0
         if symbol == k.LEFT:

@@ -209,13 +209,32 @@ def main() -> None:
     out["wheel"] = {"s0": s0, "s1": v.aim.speed}
 
     c, v = setup("player")
+    key(arcade.key.ESCAPE)  # a running match: it asks first
+    frame()
+    asked = {
+        "sent": list(c.sent),
+        "now": getattr(WINDOW.current_view, "kind", None),
+        "overlay": v.overlay(),
+        "can_aim": v.can_aim(),
+    }
+    key(arcade.key.N)  # stay
+    frame()
+    stayed = {"sent": list(c.sent), "overlay": v.overlay(), "can_aim": v.can_aim()}
     key(arcade.key.ESCAPE)
     frame()
+    key(arcade.key.Y)
+    frame()
     out["escape"] = {
+        "asked": asked,
+        "stayed": stayed,
         "sent": c.sent,
         "now": getattr(WINDOW.current_view, "kind", None),
         "room": c.model.room,
     }
+    c, v = setup("player")
+    closed_kept = v.on_close()  # the window's close button, in a running match
+    frame()
+    out["close"] = {"kept_open": closed_kept, "overlay": v.overlay(), "sent": list(c.sent)}
 
     from client.app.replay_view import ReplayView
     from client.app.results_view import ResultsView

@@ -218,10 +218,20 @@ def test_nothing_counts_down_while_the_balls_roll() -> None:
     assert m.animating() and m.seconds_left() is None
 
 
-def test_connection_trouble_is_announced() -> None:
-    m = seated(Clock(NOW_MS))
+def test_while_the_connection_is_down_the_clock_and_the_turn_freeze() -> None:
+    """Issue 13 point 7: the overlay's state; the clock shows what was left, no turn."""
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    assert m.my_turn and m.seconds_left() == pytest.approx(30.0)
+    clock.ms += 4_000
     m.apply({"t": "connection", "status": "lost"})
-    assert m.active_calls()[-1].text == "Connection lost"
+    m.apply({"t": "connection", "status": "reconnecting", "attempt": 3})
+    assert m.link_down and m.reconnect_attempt == 3 and not m.my_turn
+    clock.ms += 10_000
+    assert m.seconds_left() == pytest.approx(26.0)  # frozen
+    m.apply({"t": "connection", "status": "restored"})
+    assert not m.link_down and m.my_turn
+    assert m.seconds_left() == pytest.approx(16.0)  # the server's deadline again
 
 
 def test_the_strike_sounds_when_the_animation_starts_on_every_screen() -> None:
