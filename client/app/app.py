@@ -206,7 +206,53 @@ def fire(window: arcade.Window, event: str, *args: Any) -> None:
     """Dispatch ``event`` now. A pyglet window queues events dispatched outside its own loop
     (always, in headless mode) until the next ``dispatch_events``; a hand-driven frame needs
     them at once."""
+    if event not in FRAME_EVENTS:
+        window.dirty = True  # type: ignore[attr-defined]
     EventDispatcher.dispatch_event(window, event, *args)
+
+
+FRAME_EVENTS = ("on_update", "on_fixed_update", "on_draw", "on_refresh")
+
+
+class GameWindow(arcade.Window):
+    """The game window, drawing only when something on screen changed (issue 13 point 10).
+
+    Arcade's loop calls ``draw`` at the draw rate (60 Hz). This one skips the draw, and the
+    buffer flip, when no input arrived since the last frame and the view's ``frame_key()`` (a
+    small value naming what it shows: the state's seq, the calls, the clock's second, ...) is
+    unchanged; the screen keeps the last frame. A view without ``frame_key`` draws every
+    frame, as does one whose key is None (a stroke animating)."""
+
+    dirty = True
+    frames_drawn = 0
+    frames_skipped = 0
+    _last_key: Any = None
+
+    def dispatch_event(self, event_type: str, *args: Any) -> Any:
+        if event_type not in FRAME_EVENTS:
+            self.dirty = True  # input, resize, expose, focus: draw the next frame
+        return super().dispatch_event(event_type, *args)
+
+    def wants_frame(self) -> bool:
+        view = self.current_view
+        frame_key = getattr(view, "frame_key", None)
+        key = frame_key() if callable(frame_key) else None
+        if key is None or self.dirty or key != self._last_key:
+            self._last_key = key
+            self.dirty = False
+            return True
+        return False
+
+    def draw(self, dt: float) -> None:
+        if not self.wants_frame():
+            self.frames_skipped += 1
+            return
+        self.frames_drawn += 1
+        # pyglet's own ``draw``, with on_draw dispatched directly (a headless window would
+        # queue it until the next dispatch_events, after the flip).
+        self.switch_to()
+        EventDispatcher.dispatch_event(self, "on_draw")
+        self.flip()
 
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software")
@@ -221,13 +267,15 @@ def make_window(visible: bool = True, antialiasing: bool | None = None) -> arcad
         antialiasing = forced == "1"
     w, h = WINDOW_SIZE
     aa = antialiasing is not False
-    window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=aa)
+    window = GameWindow(w, h, TITLE, visible=visible, vsync=False, antialiasing=aa, resizable=True)
     if antialiasing is None:
         renderer = str(window.ctx.info.RENDERER).lower()
         if any(name in renderer for name in SOFTWARE_RENDERERS):
             window.close()
             aa = False
-            window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=False)
+            window = GameWindow(
+                w, h, TITLE, visible=visible, vsync=False, antialiasing=False, resizable=True
+            )
     # Views copy a prepared backdrop onto the screen only when it is not multisampled.
     window.multisampled = aa
     return window

@@ -285,6 +285,34 @@ class TableView(arcade.View):
             )
         return None
 
+    def frame_key(self) -> Any:
+        """What the screen shows that changes with time or messages, or None while a stroke
+        animates (every frame is new then). The window skips frames whose key has not changed
+        and that had no input (``app.GameWindow``)."""
+        m = self.model
+        if m.animating() or self.placing is not None:
+            return None
+        left = m.seconds_left()
+        st = m.state
+        return (
+            st.seq,
+            m.strokes_started,
+            m.holding,
+            # the ring drains: redrawn twice a second (1/60 of a turn on a 30 s clock)
+            None if left is None else round(left * 2),
+            tuple(c.at_ms for c in m.active_calls()),
+            len(m.recent_chat()),
+            len(m.chat_seen),
+            m.link,
+            m.reconnect_attempt,
+            m.local_server_down,
+            None if st.rtt_ms is None else round(st.rtt_ms),
+            self.confirm,
+            self._sent is not None,
+            self.window.width,
+            self.window.height,
+        )
+
     def idle_help(self) -> str:
         """The controls strip's line when the cue is not in the player's hand: why not."""
         m = self.model

@@ -176,6 +176,13 @@ def test_closing_the_window_in_a_running_match_asks_first(driven: dict[str, Any]
     assert case["overlay"][0] == "Quit the match?"
 
 
+def test_the_window_redraws_only_when_something_changed(driven: dict[str, Any]) -> None:
+    """Ten ticks of a still table draw at most one frame; input or a call draws the next."""
+    case = driven["redraw"]
+    assert case["idle"] <= 1
+    assert case["after_input"] == 1 and case["after_call"] == 1
+
+
 def test_mouse_wheel_sets_the_power_gauge(driven: dict[str, Any]) -> None:
     case = driven["wheel"]
     assert case["s1"] == pytest.approx(case["s0"] + 0.3)
