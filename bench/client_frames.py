@@ -93,7 +93,59 @@ def _child() -> dict[str, Any]:
     window.show_view(TableView(Controller(window, scene.model)))
     results["4× MSAA: stroke animating"] = timed(animate, FRAMES // 2)
     window.close()
-    return {"renderer": renderer, "results": results}
+    return {"renderer": renderer, "results": results, "cpu": _cpu_share()}
+
+
+CPU_SECONDS = 4.0
+
+
+def _cpu_share() -> dict[str, Any]:
+    """CPU used by the window's own 60 Hz loop (arcade's ``_dispatch_frame``: update, then a
+    draw unless nothing changed), as a share of one core over wall time, in three states."""
+    from client.app.app import Controller, make_window
+    from client.app.scenes import NOW_MS, build
+    from client.app.table_view import TableView
+
+    window = make_window(visible=False)
+
+    def loop(seconds: float, always_draw: bool = False) -> dict[str, float]:
+        window.frames_drawn = window.frames_skipped = 0  # type: ignore[attr-defined]
+        tick = 1 / 60
+        wall0, cpu0 = time.perf_counter(), time.process_time()
+        next_t = wall0
+        while time.perf_counter() - wall0 < seconds:
+            if always_draw:
+                window.dirty = True  # type: ignore[attr-defined]
+            window._dispatch_frame(tick)
+            window.ctx.finish()
+            next_t += tick
+            time.sleep(max(0.0, next_t - time.perf_counter()))
+        wall = time.perf_counter() - wall0
+        return {
+            "cpu": (time.process_time() - cpu0) / wall,
+            "drawn": window.frames_drawn / wall,  # type: ignore[attr-defined]
+        }
+
+    out: dict[str, Any] = {}
+    # A player's table, nobody moving, the shot clock stopped (the opponent's time-out).
+    scene = build("player")
+    scene.model.match = {**(scene.model.match or {}), "deadline_ms": None}
+    window.show_view(TableView(Controller(window, scene.model)))
+    out["idle, drawing every frame (before)"] = loop(CPU_SECONDS, always_draw=True)
+    out["idle (nothing moves)"] = loop(CPU_SECONDS)
+    # The same with the shot clock running on the real clock: the ring drains.
+    scene = build("player")
+    start = time.time() * 1000.0
+    scene.model.now_local_ms = lambda: NOW_MS + (time.time() * 1000.0 - start)
+    window.show_view(TableView(Controller(window, scene.model)))
+    out["idle, shot clock running"] = loop(CPU_SECONDS)
+    scene = build("stroke", stroke_t=0.0)
+    scene.model.now_local_ms = lambda: NOW_MS + (time.time() * 1000.0 - start)
+    start = time.time() * 1000.0
+    window.show_view(TableView(Controller(window, scene.model)))
+    out["stroke animating"] = loop(CPU_SECONDS)
+    window.close()
+    return out
 
 
 def _p95(xs: list[float]) -> float:
@@ -127,6 +179,16 @@ def run() -> list[str]:
     lines.append(f"4× MSAA stroke vs its own empty frame: {msaa / msaa_base:.1f}×")
     anim = statistics.median(res["stroke animating"])
     lines.append(f"stroke animating: {1000.0 / anim:.0f} frames/s possible (display needs 60)")
+    lines.append(
+        f"window loop CPU at 60 Hz, {CPU_SECONDS:.0f} s each (share of one core; frames drawn/s):"
+    )
+    cpu: dict[str, dict[str, float]] = data["cpu"]
+    before = cpu["idle, drawing every frame (before)"]["cpu"]
+    for name, v in cpu.items():
+        ratio = f"  ({v['cpu'] / before:.2f}× drawing every frame)" if before > 0 else ""
+        lines.append(
+            f"  {name}: {100 * v['cpu']:.1f} % of a core, {v['drawn']:.0f} frames/s{ratio}"
+        )
     return lines
 
 

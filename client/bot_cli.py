@@ -64,11 +64,12 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import sys
 
+    from client.bot.pool import stop_resource_tracker
     from client.session import ConnectionLost, ServerError
 
     try:
-        result = asyncio.run(play(args))
-    except KeyboardInterrupt:
+        result = asyncio.run(_until_signalled(play(args)))
+    except (KeyboardInterrupt, asyncio.CancelledError):
         return 130
     except (OSError, ConnectionError) as exc:
         print(f"carom bot: cannot reach {args.url}: {exc}", file=sys.stderr)
@@ -76,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
     except (BotFailed, ConnectionLost, ServerError) as exc:
         print(f"carom bot: {exc}", file=sys.stderr)
         return 1
+    finally:
+        stop_resource_tracker()
     print(result, flush=True)
     return 0
 
@@ -84,11 +87,28 @@ class BotFailed(Exception):
     pass
 
 
-async def play(args: argparse.Namespace) -> str:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+async def _until_signalled(work: Any) -> Any:
+    """Run ``work``; SIGTERM (how ``carom play`` stops its bot) cancels it instead of killing
+    the process on the spot, so the thinking process is stopped on the way out (``play``'s
+    ``finally``) rather than left behind."""
+    import asyncio
+    import contextlib
+    import signal
 
+    task = asyncio.ensure_future(work)
+    loop = asyncio.get_running_loop()
+    with contextlib.suppress(NotImplementedError, RuntimeError):  # not on Windows
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await task
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.remove_signal_handler(signal.SIGTERM)
+
+
+async def play(args: argparse.Namespace) -> str:
     from client.bot.player import BotPlayer
+    from client.bot.pool import stop_pool, thinking_pool
     from client.identity import IdentityStore
     from client.session import ServerError, Session
 
@@ -113,7 +133,8 @@ async def play(args: argparse.Namespace) -> str:
         try:
             if args.queue:
                 say(f"waiting in quick match ({args.queue})")
-                room_id, seat = await _quick_match(session, args)
+                seat = await session.quick_match(args.queue, args.distance, args.level)
+                room_id = session.state.room_id
             elif args.create:
                 options: dict[str, Any] = {}
                 if args.distance is not None:
@@ -134,8 +155,8 @@ async def play(args: argparse.Namespace) -> str:
         say(f"seated in room {room_id} at seat {seat}, level {args.level}")
         # Thinking runs in its own process: the search holds the GIL for seconds, and the
         # connection must keep answering pings meanwhile.
-        ctx = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=1, mp_context=ctx) as pool:
+        pool = thinking_pool()
+        try:
             bot = BotPlayer(
                 session,
                 args.level,
@@ -146,25 +167,11 @@ async def play(args: argparse.Namespace) -> str:
                 say=say,
             )
             over = await bot.play_match(rematches=max(0, args.matches - 1))
+        finally:
+            stop_pool(pool)
         return describe_result(over, seat)
     finally:
         await session.close()
-
-
-async def _quick_match(session: Any, args: argparse.Namespace) -> tuple[str, int]:
-    """Queue and wait (as long as it takes) until the server pairs us: ``joined``."""
-    import asyncio
-
-    joined = asyncio.ensure_future(session.wait_for(lambda m: m.get("t") == "joined"))
-    await asyncio.sleep(0)  # the listener is in place before the queue request goes out
-    try:
-        await session.request(
-            "queue", discipline=args.queue, distance=args.distance, level=args.level
-        )
-        msg = await joined
-    finally:
-        joined.cancel()
-    return str(msg["room_id"]), int(msg["seat"])
 
 
 async def _log_in(session: Any, name: str) -> None:

@@ -13,6 +13,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ENV_VAR = "CAROM_IDENTITY"
 
@@ -37,7 +38,7 @@ class IdentityStore:
     def _key(url: str, name: str) -> str:
         return f"{url}#{name}"
 
-    def _read(self) -> dict[str, str]:
+    def _data(self) -> dict[str, Any]:
         try:
             data = json.loads(self.path.read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -48,10 +49,23 @@ class IdentityStore:
             with contextlib.suppress(OSError):
                 self.path.replace(self.path.with_suffix(".damaged"))
             return {}
-        tokens = data.get("tokens") if isinstance(data, dict) else None
+        return data if isinstance(data, dict) else {}
+
+    def _read(self) -> dict[str, str]:
+        tokens = self._data().get("tokens")
         if not isinstance(tokens, dict):
             return {}
         return {k: v for k, v in tokens.items() if isinstance(k, str) and isinstance(v, str)}
+
+    def _seats(self) -> dict[str, dict[str, str]]:
+        seats = self._data().get("seats")
+        if not isinstance(seats, dict):
+            return {}
+        return {
+            k: {r: t for r, t in v.items() if isinstance(r, str) and isinstance(t, str)}
+            for k, v in seats.items()
+            if isinstance(k, str) and isinstance(v, dict)
+        }
 
     def load(self, url: str, name: str) -> str | None:
         return self._read().get(self._key(url, name))
@@ -62,11 +76,38 @@ class IdentityStore:
         if tokens.get(key) == token:
             return
         tokens[key] = token
+        self._write(tokens, self._seats())
+
+    # Seats: the secret key to a seat is kept with the identity, so a player who leaves a
+    # running match (or whose window closed) can come back to it from the lobby.
+    def seats(self, url: str, name: str) -> dict[str, str]:
+        """room id → seat token for the seats this player holds on ``url``."""
+        return dict(self._seats().get(self._key(url, name), {}))
+
+    def save_seat(self, url: str, name: str, room_id: str, seat_token: str) -> None:
+        seats = self._seats()
+        mine = seats.setdefault(self._key(url, name), {})
+        if mine.get(room_id) == seat_token:
+            return
+        mine[room_id] = seat_token
+        del_old = list(mine)[:-20]  # a few recent rooms are plenty
+        for r in del_old:
+            del mine[r]
+        self._write(self._read(), seats)
+
+    def forget_seat(self, url: str, name: str, room_id: str) -> None:
+        seats = self._seats()
+        mine = seats.get(self._key(url, name), {})
+        if mine.pop(room_id, None) is not None:
+            self._write(self._read(), seats)
+
+    def _write(self, tokens: dict[str, str], seats: dict[str, dict[str, str]]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".identity-", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump({"version": 1, "tokens": tokens}, fh, indent=1, sort_keys=True)
+                data = {"version": 1, "tokens": tokens, "seats": seats}
+                json.dump(data, fh, indent=1, sort_keys=True)
             os.chmod(tmp, 0o600)
             os.replace(tmp, self.path)
         except BaseException:

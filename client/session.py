@@ -215,6 +215,7 @@ class Session:
             self.state.enter_room(
                 str(answer["room_id"]), int(answer["seat"]), str(answer["seat_token"])
             )
+            self._keep_seat(str(answer["room_id"]), str(answer["seat_token"]))
         if not self.state.room:
             # The player who fills the room gets no snapshot of its own (the match starts at
             # once); ask for one so the tracked state has the room's options and players.
@@ -234,6 +235,25 @@ class Session:
             fields["bot"] = True
         return self._adopt(await self.request("register", **fields))
 
+    async def quick_match(
+        self, discipline: str, distance: int | None = None, level: int | None = None
+    ) -> int:
+        """Queue for a quick match and wait (as long as it takes) until the server pairs us;
+        returns our seat. Cancelling the wait does not unqueue: call :meth:`unqueue`."""
+        joined = asyncio.ensure_future(self.wait_for(lambda m: m.get("t") == "joined"))
+        await asyncio.sleep(0)  # the listener is in place before the request goes out
+        try:
+            await self.request("queue", discipline=discipline, distance=distance, level=level)
+            msg = await joined
+        finally:
+            joined.cancel()
+        room_id, token = str(msg["room_id"]), str(msg["seat_token"])
+        self._keep_seat(room_id, token)
+        return int(msg["seat"])
+
+    async def unqueue(self) -> None:
+        await self.request("unqueue")
+
     def _adopt(self, welcome: dict[str, Any]) -> dict[str, Any]:
         self.state.player_id = str(welcome.get("player_id"))
         token = welcome.get("token")
@@ -243,6 +263,42 @@ class Session:
                 with contextlib.suppress(OSError):
                     self.identity.save(self.url, self.name, token)
         return welcome
+
+    async def rejoin(self, room_id: str, seat_token: str | None = None) -> int:
+        """Take back a seat we hold (the token from ``join``, kept with the identity when none
+        is given); returns the seat. A token the room no longer knows is forgotten."""
+        token = seat_token or self.held_seats().get(room_id)
+        if token is None:
+            raise ServerError("bad_token", "You hold no seat in that room.")
+        try:
+            answer = await self.request("rejoin", room_id=room_id, seat_token=token)
+        except ServerError as exc:
+            if exc.code in ("bad_token", "no_such_room"):
+                self._forget_seat(room_id)
+            raise
+        self.state.enter_room(room_id, int(answer["seat"]), token)
+        return int(answer["seat"])
+
+    def held_seats(self) -> dict[str, str]:
+        """room id → seat token of the seats this identity holds on this server."""
+        if self.identity is None:
+            return {}
+        try:
+            return self.identity.seats(self.url, self.name)
+        except OSError:
+            return {}
+
+    def _keep_seat(self, room_id: str, token: str) -> None:
+        if self.identity is not None:
+            try:
+                self.identity.save_seat(self.url, self.name, room_id, token)
+            except OSError as exc:  # a read-only home must not stop a match
+                log.warning("could not keep the seat token: %s", exc)
+
+    def _forget_seat(self, room_id: str) -> None:
+        if self.identity is not None:
+            with contextlib.suppress(OSError):
+                self.identity.forget_seat(self.url, self.name, room_id)
 
     async def spectate(self, room_id: str, password: str | None = None) -> dict[str, Any]:
         self.state.enter_room(room_id, None, None)
@@ -423,6 +479,7 @@ class Session:
             # client at the same instant.
             delay = min(self.backoff[1], self.backoff[0] * 2**attempt) * random.uniform(0.8, 1.2)
             attempt += 1
+            self._emit({"t": "connection", "status": "reconnecting", "attempt": attempt})
             await asyncio.sleep(delay)
             try:
                 await self._open()

@@ -7,6 +7,7 @@ mode works (arcade's own loop runs no scheduled callbacks there) and how screens
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
@@ -20,6 +21,8 @@ from client.app.sound import Sounds
 
 if TYPE_CHECKING:
     from PIL.Image import Image
+
+log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1280, 800)
 TITLE = "Carom"
@@ -52,6 +55,8 @@ class Controller:
         self._join_created = False  # join the next room_created (create-and-join, practice)
         self._join_password: str | None = None
         self.on_message: list[Any] = []  # extra listeners (msg) -> None, e.g. the CLI driver
+        self.local: Any = None  # ``LocalGame`` when ``carom play`` runs its own server
+        self._local_checked = 0.0
         self.after_draw: list[Any] = []  # (view) -> None after each frame is drawn (capture)
 
     # network -----------------------------------------------------------------------------------
@@ -68,12 +73,19 @@ class Controller:
         if self.net is not None:
             self.net.close()
             self.net = None
+        self.url = url  # the lobby shows the URL tried, even when it did not answer
         bridge = Bridge(url, name)
         try:
             bridge.start(timeout=8.0)
         except Exception as exc:  # OSError, handshake errors, timeouts: tell the player
             bridge.close()
-            return f"could not connect to {url}: {exc or type(exc).__name__}"
+            log.info("connecting to %s failed: %r", url, exc)
+            why = (
+                "nobody answered there"
+                if isinstance(exc, OSError | TimeoutError)
+                else "that is not a carom server, or it refused us"
+            )
+            return f"could not connect to {url}: {why}"
         self.net = bridge
         self.url = url
         self.model.name = name
@@ -84,6 +96,7 @@ class Controller:
         self.send("leave")
         self.model.state.leave_room()
         self.model.animation = None
+        self.model.clear_hold()
         self.model.calls.clear()
         self.show_lobby()
 
@@ -101,27 +114,61 @@ class Controller:
         contains a ``stroke_played`` whose message it has not drained yet, and then drop the
         animation as stale. Folding the same messages in the same order gives the same state
         without that race."""
-        if self.net is None:
-            return
-        offset = getattr(self.net, "clock_offset_ms", None)
-        if isinstance(offset, int | float):
-            self.model.clock_offset_ms = float(offset)
-        rtt = getattr(self.net, "rtt_ms", None)
-        self.model.state.rtt_ms = float(rtt) if isinstance(rtt, int | float) else None
-        for msg in self.net.drain():
-            self.model.apply(msg)
-            t = msg.get("t")
-            if t == "room_created" and self._join_created:
-                self._join_created = False
-                self.send("join", room_id=msg["room_id"], password=self._join_password)
-            elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
-                self.show_table()
-            elif t == "game_over":
-                self.show_results()
-            elif t == "replay":
-                self.show_replay(msg)
+        if self.net is not None:
+            offset = getattr(self.net, "clock_offset_ms", None)
+            if isinstance(offset, int | float):
+                self.model.clock_offset_ms = float(offset)
+            rtt = getattr(self.net, "rtt_ms", None)
+            self.model.state.rtt_ms = float(rtt) if isinstance(rtt, int | float) else None
+        self._check_local()
+        # A stroke's held consequences come due when its balls rest, network or not.
+        folded = self.model.release_due()
+        for msg in self.net.drain() if self.net is not None else []:
+            folded.extend(self.model.apply(msg))
             for listener in self.on_message:
                 listener(msg)
+        for msg in folded:
+            self._react(msg)
+
+    def _check_local(self) -> None:
+        """Twice a second: has our own local server died? (Polling also reaps it.)"""
+        if self.local is None or time.monotonic() - self._local_checked < 0.5:
+            return
+        self._local_checked = time.monotonic()
+        down = bool(self.local.server_died())
+        if down and not self.model.local_server_down:
+            self.model.frozen_left = self.model.seconds_left()
+        self.model.local_server_down = down
+
+    def restart_local_server(self) -> None:
+        """Start the local server again on its port; the session reconnects and rejoins."""
+        if self.local is None:
+            return
+        try:
+            self.local.restart_server()
+        except (RuntimeError, OSError) as exc:
+            self.model.add_call("local", f"The local server did not start again: {exc}")
+            return
+        self.model.local_server_down = False
+
+    def held_seats(self) -> dict[str, str]:
+        """room id → seat token of the seats this player holds (kept with the identity)."""
+        fn = getattr(self.net, "held_seats", None)
+        return dict(fn()) if callable(fn) else {}
+
+    def _react(self, msg: dict[str, Any]) -> None:
+        """Screen changes follow what the model has folded (so the results screen waits for
+        the last stroke's balls to rest)."""
+        t = msg.get("t")
+        if t == "room_created" and self._join_created:
+            self._join_created = False
+            self.send("join", room_id=msg["room_id"], password=self._join_password)
+        elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
+            self.show_table()
+        elif t == "game_over":
+            self.show_results()
+        elif t == "replay":
+            self.show_replay(msg)
 
     def drawn(self, view: arcade.View) -> None:
         for hook in list(self.after_draw):
@@ -159,7 +206,53 @@ def fire(window: arcade.Window, event: str, *args: Any) -> None:
     """Dispatch ``event`` now. A pyglet window queues events dispatched outside its own loop
     (always, in headless mode) until the next ``dispatch_events``; a hand-driven frame needs
     them at once."""
+    if event not in FRAME_EVENTS:
+        window.dirty = True  # type: ignore[attr-defined]
     EventDispatcher.dispatch_event(window, event, *args)
+
+
+FRAME_EVENTS = ("on_update", "on_fixed_update", "on_draw", "on_refresh")
+
+
+class GameWindow(arcade.Window):
+    """The game window, drawing only when something on screen changed (issue 13 point 10).
+
+    Arcade's loop calls ``draw`` at the draw rate (60 Hz). This one skips the draw, and the
+    buffer flip, when no input arrived since the last frame and the view's ``frame_key()`` (a
+    small value naming what it shows: the state's seq, the calls, the clock's second, ...) is
+    unchanged; the screen keeps the last frame. A view without ``frame_key`` draws every
+    frame, as does one whose key is None (a stroke animating)."""
+
+    dirty = True
+    frames_drawn = 0
+    frames_skipped = 0
+    _last_key: Any = None
+
+    def dispatch_event(self, event_type: str, *args: Any) -> Any:
+        if event_type not in FRAME_EVENTS:
+            self.dirty = True  # input, resize, expose, focus: draw the next frame
+        return super().dispatch_event(event_type, *args)
+
+    def wants_frame(self) -> bool:
+        view = self.current_view
+        frame_key = getattr(view, "frame_key", None)
+        key = frame_key() if callable(frame_key) else None
+        if key is None or self.dirty or key != self._last_key:
+            self._last_key = key
+            self.dirty = False
+            return True
+        return False
+
+    def draw(self, dt: float) -> None:
+        if not self.wants_frame():
+            self.frames_skipped += 1
+            return
+        self.frames_drawn += 1
+        # pyglet's own ``draw``, with on_draw dispatched directly (a headless window would
+        # queue it until the next dispatch_events, after the flip).
+        self.switch_to()
+        EventDispatcher.dispatch_event(self, "on_draw")
+        self.flip()
 
 
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software")
@@ -174,13 +267,15 @@ def make_window(visible: bool = True, antialiasing: bool | None = None) -> arcad
         antialiasing = forced == "1"
     w, h = WINDOW_SIZE
     aa = antialiasing is not False
-    window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=aa)
+    window = GameWindow(w, h, TITLE, visible=visible, vsync=False, antialiasing=aa, resizable=True)
     if antialiasing is None:
         renderer = str(window.ctx.info.RENDERER).lower()
         if any(name in renderer for name in SOFTWARE_RENDERERS):
             window.close()
             aa = False
-            window = arcade.Window(w, h, TITLE, visible=visible, vsync=False, antialiasing=False)
+            window = GameWindow(
+                w, h, TITLE, visible=visible, vsync=False, antialiasing=False, resizable=True
+            )
     # Views copy a prepared backdrop onto the screen only when it is not multisampled.
     window.multisampled = aa
     return window

@@ -46,6 +46,8 @@ class Bridge:
         fut: concurrent.futures.Future[Any]
         if t == "join":
             fut = self.bg.call(s.join, fields["room_id"], fields.get("password"))
+        elif t == "rejoin":
+            fut = self.bg.call(s.rejoin, fields["room_id"], fields.get("seat_token"))
         elif t == "spectate":
             fut = self.bg.call(s.spectate, fields["room_id"], fields.get("password"))
         elif t == "leave":
@@ -66,7 +68,12 @@ class Bridge:
             return  # the server's own ``error`` already arrived as an event
         code = getattr(exc, "code", None) or type(exc).__name__
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
-        self._local.put({"t": "error", "code": str(code), "message": f"{t}: {message}"})
+        # The code stays in the data (and the log); the screen shows a sentence for it.
+        self._local.put({"t": "error", "code": str(code), "message": str(message), "request": t})
+
+    def held_seats(self) -> dict[str, str]:
+        """room id → seat token of the seats this identity holds (read from its file)."""
+        return self.bg.session.held_seats()
 
     def drain(self) -> list[dict[str, Any]]:
         out = self.bg.drain()

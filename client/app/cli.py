@@ -103,6 +103,7 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
 
     window = make_window(visible=not headless)
     controller = Controller(window, sounds=Sounds(enabled=not headless))
+    controller.local = local
     err = controller.connect(url, name)
     controller.show_lobby()
     if err is not None:

@@ -45,6 +45,11 @@ def _fmt_avg(v: object) -> str:
     return f"{v:.3f}" if isinstance(v, int | float) else "–"
 
 
+def _fmt(v: object) -> str:
+    """A scoresheet figure; blank (a dash) while it is not known yet."""
+    return "–" if v is None else str(v)
+
+
 def draw_static(layout: TableLayout, controls: bool) -> None:
     """The HUD's unchanging parts, painted into the backdrop once: the strips, the clock's
     face and track, and (for a player) the cue-ball face with its miscue circle and the
@@ -102,10 +107,16 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
             "top",
             bold=True,
         )
+        run = (
+            model.current_run(seat)
+            if (model.match or {}).get("current_run", 0) is not None
+            else None
+        )
         line = (
-            f"Inn {model.stat('innings', seat, 0)}   Avg {_fmt_avg(model.stat('average', seat))}"
-            f"   HR {model.stat('high_run', seat, 0)}   Run {model.current_run(seat)}"
-            f"   T/O {model.stat('timeouts_left', seat, '–')}"
+            f"Inn {_fmt(model.stat('innings', seat, 0))}"
+            f"   Avg {_fmt_avg(model.stat('average', seat))}"
+            f"   HR {_fmt(model.stat('high_run', seat, 0))}   Run {_fmt(run)}"
+            f"   T/O {_fmt(model.stat('timeouts_left', seat, '–'))}"
         )
         labels.draw(f"stats{seat}", line, panel.left + 16, panel.bottom + 14, 12, DIM)
     draw_shot_clock(layout, model, labels)
@@ -123,10 +134,12 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
     labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
     rtt = model.state.rtt_ms
     ping = f"ping {rtt:.0f} ms" if rtt is not None else ""
+    if model.link_down:
+        ping = "offline"
     labels.draw("ping", ping, layout.controls.right - 12, 14, 9, DIM, "right", "center")
     zone = zone_text(model)
-    cloth = layout.cloth
-    labels.draw("zone", zone, cloth.left + 8, cloth.top - 8, 11, ACCENT, "left", "top")
+    strip = layout.call_strip  # off the cloth, like the calls
+    labels.draw("zone", zone, strip.right - 16, strip.cy, 11, ACCENT, "right", "center")
 
 
 def zone_text(model: GameModel) -> str:
@@ -171,17 +184,18 @@ def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> No
 
 
 def draw_banners(layout: TableLayout, model: GameModel, labels: Labels) -> None:
-    calls = model.active_calls()[-3:]
-    cloth = layout.cloth
-    for i, call in enumerate(reversed(calls)):
-        y = cloth.top - 40 - i * 44
-        w = max(220.0, 13.0 * len(call.text) + 40)
-        alpha = 235 if i == 0 else 170
-        draw_panel(Rect(cloth.cx - w / 2, y - 18, w, 36), (12, 16, 22, alpha))
+    """The referee's calls in the strip above the table, never on the cloth: the newest in
+    the middle, the one before it, dimmer, on the left. Each call is drawn once."""
+    strip = layout.call_strip
+    calls = model.active_calls()[-2:]
+    newest = calls[-1].text if calls else ""
+    older = calls[0].text if len(calls) == 2 else ""
+    if newest:
         arcade.draw_lrbt_rectangle_filled(
-            cloth.cx - w / 2, cloth.cx - w / 2 + 5, y - 18, y + 18, ACCENT
+            strip.left, strip.right, strip.bottom, strip.top, (12, 16, 22, 255)
         )
-        labels.draw(f"banner{i}", call.text, cloth.cx, y, 16, TEXT, "center", "center", bold=True)
+    labels.draw("banner0", newest, strip.cx, strip.cy, 15, TEXT, "center", "center", bold=True)
+    labels.draw("banner1", older, strip.left + 16, strip.cy, 11, DIM, "left", "center")
 
 
 def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prompt") -> None:
@@ -194,7 +208,9 @@ def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prom
     labels.draw(key, text, cx, y, 13, ACCENT, "center", "center")
 
 
-def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: bool) -> None:
+def draw_controls(
+    layout: TableLayout, aim: AimState, labels: Labels, enabled: bool, idle_help: str = ""
+) -> None:
     c = layout.controls
     g = layout.power_gauge
     labels.draw("pw", "Power", g.left - 80, g.cy, 12, DIM, "left", "center")
@@ -215,7 +231,7 @@ def draw_controls(layout: TableLayout, aim: AimState, labels: Labels, enabled: b
         "mouse: aim · drag back & release: shoot · ←/→ fine aim (shift ×10) · ↑/↓ power · "
         "space: shoot · I/J/K/L tip · E/D elevation"
         if enabled
-        else "wait for your turn · Enter: chat · Esc: leave"
+        else (idle_help or "wait for your turn") + " · Enter: chat · Esc: leave"
     )
     labels.draw("help", help_text, c.left + 24, 14, 10, DIM, "left", "center")
     # Spin selector: the cue ball's face, the miscue circle and the tip.
@@ -259,7 +275,7 @@ def draw_spectator_panel(
     labels.draw(
         "spec", f"Spectating · {n} watching", c.left + 24, c.top - 22, 13, ACCENT, bold=True
     )
-    lines = model.chat[-4:]
+    lines = [(who, text) for _, who, text in model.chat_seen[-4:]]
     for i, (who, text) in enumerate(lines):
         labels.draw(f"chat{i}", f"{who}: {text}", c.left + 24, c.top - 46 - i * 18, 11, TEXT)
     for i in range(len(lines), 4):
@@ -292,3 +308,17 @@ def draw_chat_overlay(
         lines.append(f"say: {draft}|")
     for i, text in enumerate(reversed(lines)):
         labels.draw(f"pchat{i}", text, cloth.left + 10, cloth.bottom + 12 + i * 18, 11, TEXT)
+
+
+def draw_overlay(layout: TableLayout, title: str, lines: list[str], labels: Labels) -> None:
+    """A modal message over the table (reconnecting, leave?): the table dims behind it, the
+    balls stay visible through the veil."""
+    r = layout.rails
+    arcade.draw_lrbt_rectangle_filled(r.left, r.right, r.bottom, r.top, (8, 10, 14, 150))
+    w, h = 620.0, 74.0 + 26.0 * len(lines)
+    box = Rect(r.cx - w / 2, r.cy - h / 2, w, h)
+    draw_panel(box, (16, 20, 28, 245))
+    arcade.draw_lrbt_rectangle_outline(box.left, box.right, box.bottom, box.top, ACCENT, 2)
+    labels.draw("ov_title", title, box.cx, box.top - 32, 18, ACCENT, "center", "center", bold=True)
+    for i, text in enumerate(lines[:4]):
+        labels.draw(f"ov_{i}", text, box.cx, box.top - 66 - 26 * i, 13, TEXT, "center", "center")

@@ -18,6 +18,7 @@ RAIL_WIDTH = 0.13  # m, wooden rail + cushion rubber as drawn outside the nose l
 CUSHION_WIDTH = 0.045  # m, the rubber part of the rail (drawn darker than the cloth)
 HUD_TOP = 128  # px reserved above the table for the scoreboard
 HUD_BOTTOM = 140  # px reserved below the table for power, spin and elevation controls
+CALL_STRIP = 34  # px between the scoreboard and the table: the referee's calls, off the cloth
 SIDE_MARGIN = 24  # px
 
 
@@ -62,7 +63,7 @@ class TableLayout:
     @classmethod
     def fit(cls, spec: TableSpec, width: int, height: int) -> TableLayout:
         avail_w = width - 2 * SIDE_MARGIN
-        avail_h = height - HUD_TOP - HUD_BOTTOM
+        avail_h = height - HUD_TOP - CALL_STRIP - HUD_BOTTOM
         outer_l = spec.length + 2 * RAIL_WIDTH
         outer_w = spec.width + 2 * RAIL_WIDTH
         scale = min(avail_w / outer_l, avail_h / outer_w)
@@ -121,6 +122,14 @@ class TableLayout:
     @property
     def scoreboard(self) -> Rect:
         return Rect(0, self.window_height - HUD_TOP, self.window_width, HUD_TOP)
+
+    @property
+    def call_strip(self) -> Rect:
+        """Where the referee's calls are written: a strip above the table's top rail, so a
+        call never covers a ball."""
+        top = self.window_height - HUD_TOP
+        bottom = max(self.rails.top, top - CALL_STRIP)
+        return Rect(0, bottom, self.window_width, top - bottom)
 
     @property
     def clock_centre(self) -> tuple[float, float]:

@@ -20,6 +20,7 @@ from client.app.widgets import (
     TextField,
     draw_panel,
 )
+from client.app.words import error_text
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.table import TABLES
 
@@ -118,6 +119,7 @@ class LobbyView(arcade.View):
         self.selected: int | None = None
         self.creating: CreateDialog | None = None
         self.status = ""
+        self.held: dict[str, str] = controller.held_seats()  # rooms where we hold a seat
         self.since_refresh = REFRESH_S
         bw, bh = 150, 40
         self.buttons = [
@@ -157,6 +159,7 @@ class LobbyView(arcade.View):
         self.since_refresh = 0.0
         if self.controller.net is not None:
             self.controller.send("list_rooms")
+            self.held = self.controller.held_seats()
 
     def _room(self) -> dict[str, Any] | None:
         rooms = self.controller.model.rooms
@@ -167,9 +170,16 @@ class LobbyView(arcade.View):
 
     def join(self) -> None:
         room = self._room()
-        if room is not None:
-            pw = self.room_password.value or None
-            self.controller.send("join", room_id=room["room_id"], password=pw)
+        if room is None:
+            return
+        if _mine(room, self.held):
+            # Our seat in a match under way: take it back with the kept seat token.
+            rid = room["room_id"]
+            self.controller.send("rejoin", room_id=rid, seat_token=self.held[rid])
+            self.status = "rejoining your match…"
+            return
+        pw = self.room_password.value or None
+        self.controller.send("join", room_id=room["room_id"], password=pw)
 
     def spectate(self) -> None:
         room = self._room()
@@ -218,7 +228,7 @@ class LobbyView(arcade.View):
             self.refresh()
         err = self.controller.model.last_error
         if err is not None:
-            self.status = f"{err.get('code')}: {err.get('message')}"
+            self.status = error_text(str(err.get("code")), str(err.get("message") or ""))
             self.controller.model.last_error = None
 
     def on_draw(self) -> None:
@@ -226,7 +236,8 @@ class LobbyView(arcade.View):
         lb = self.labels
         h = self.window.height
         lb.draw("title", "Carom", 40, h - 50, 30, ACCENT, bold=True)
-        lb.draw("status", self.status, 860, h - 93, 12, DIM, "left", "center")
+        # Its own line under the fields, the window's width: an error is read in full.
+        lb.draw("status", self.status, 40, h - 130, 12, DIM, "left", "center")
         self.url.draw(lb)
         self.name.draw(lb)
         buttons = self.buttons[:1]
@@ -260,7 +271,7 @@ class LobbyView(arcade.View):
             ("Phase", 780),
             ("", 920),
         )
-        rows = [_room_cells(room) for room in self.controller.model.rooms]
+        rows = [_room_cells(room, self.held) for room in self.controller.model.rooms]
         self._draw_table("", cols, rows, empty)
 
     def draw_matches(self) -> None:
@@ -342,17 +353,36 @@ class LobbyView(arcade.View):
             self.browsing = False
 
 
-def _room_cells(room: dict[str, Any]) -> tuple[str, ...]:
+PHASES = {
+    "waiting": "waiting",
+    "lag": "lag",
+    "break_choice": "choosing the break",
+    "play": "playing",
+    "timeout": "time-out",
+    "over": "finished",
+}
+
+
+def _mine(room: dict[str, Any], held: dict[str, str]) -> bool:
+    """A room where we hold a seat in a match under way (we left it, or our window closed)."""
+    return str(room.get("room_id")) in held and room.get("phase") not in ("waiting", "over")
+
+
+def _room_cells(room: dict[str, Any], held: dict[str, str] | None = None) -> tuple[str, ...]:
     players = room.get("players")
     pcount = sum(1 for p in players if p) if isinstance(players, list) else players
+    phase = str(room.get("phase", "?"))
+    note = "private" if room.get("private") else ""
+    if _mine(room, held or {}):
+        note = "your match — rejoin"
     return (
         str(room.get("room_id", "?")),
         discipline_title(str(room.get("discipline", "?"))),
         str(room.get("distance", "–")),
         f"{pcount}/2",
         str(room.get("spectators", 0)),
-        str(room.get("phase", "?")),
-        "private" if room.get("private") else "",
+        PHASES.get(phase, phase.replace("_", " ")),
+        note,
     )
 
 

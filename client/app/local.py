@@ -8,17 +8,50 @@ the window must keep its frame rate. Both are the project's own commands (``pyth
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import os
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from server.process import ServerProcess
 
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def adopt_orphans() -> bool:
+    """Make this process the "subreaper" of everything it starts (Linux): a grandchild whose
+    parent exits first (the bot's resource tracker outlives the bot by a moment) is handed to
+    us instead of to init, so ``stop`` can reap it. Where init does not reap orphans (some
+    containers), they would otherwise stay zombies. False where it is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def reap_group(pgid: int, timeout: float = 3.0) -> None:
+    """Wait for every child of ours in process group ``pgid`` (adopted orphans included)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            pid, _ = os.waitpid(-pgid, os.WNOHANG)
+        except ChildProcessError:
+            return  # none left
+        if pid == 0:
+            time.sleep(0.02)
+
 
 class LocalGame:
     def __init__(self) -> None:
+        adopt_orphans()
         self.server: ServerProcess | None = None
         self.bot: subprocess.Popen[str] | None = None
         self.url: str | None = None
@@ -58,6 +91,9 @@ class LocalGame:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            # Its own process group: its thinking worker and multiprocessing's resource tracker
+            # join it, so stop() can make sure none of them outlives the window.
+            start_new_session=True,
         )
         self._drain(self.bot)
 
@@ -72,13 +108,37 @@ class LocalGame:
 
         threading.Thread(target=pump, daemon=True).start()
 
+    def server_died(self) -> bool:
+        """True when our server exited on its own (crashed or killed). Polling also reaps it,
+        so a dead server never lingers as a zombie."""
+        return self.server is not None and self.server.proc.poll() is not None
+
+    def restart_server(self, timeout: float = 20.0) -> str:
+        """Start the server again on the same port and database: the rooms it saved come back,
+        and the window's session, which keeps reconnecting to that URL, finds its seat."""
+        if self.server is None or self.url is None:
+            return self.start_server(timeout)
+        port = self.server.port
+        self.server.stop(timeout=5)
+        self.server = ServerProcess(
+            Path(self._dir.name) / "carom.db", extra_args=["--port", str(port)], timeout=timeout
+        )
+        return self.url
+
     def stop(self) -> None:
-        if self.bot is not None and self.bot.poll() is None:
-            self.bot.terminate()
-            try:
-                self.bot.wait(5)
-            except subprocess.TimeoutExpired:
-                self.bot.kill()
+        if self.bot is not None:
+            if self.bot.poll() is None:
+                self.bot.terminate()  # the bot stops its worker on the way out
+                try:
+                    self.bot.wait(5)
+                except subprocess.TimeoutExpired:
+                    self.bot.kill()
+                    self.bot.wait(5)
+            # Whatever of its group is left (a worker of a bot that was killed, its resource
+            # tracker, adopted by us when the bot exited): end it and reap it.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.bot.pid, signal.SIGKILL)
+            reap_group(self.bot.pid)
         if self.server is not None:
             self.server.stop(timeout=5)
         with contextlib.suppress(OSError):

@@ -8,15 +8,19 @@ a screenshot can freeze the clock at any moment of a stroke.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from client.app.motion import IDENTITY, BallPose, Quat, StrokeMotion, resting_pose
+from client.app.words import error_text, plain
 from client.state import TableState
 from shared.physics.types import Segment
 from shared.table import BALLS, MATCH, BallName, TableSpec, table_by_name
+
+log = logging.getLogger(__name__)
 
 CALL_SHOW_MS = 3500  # how long a referee call stays on screen as a banner
 CHAT_SHOW_MS = 12_000  # how long a chat line stays over a player's table
@@ -85,6 +89,43 @@ def _contacts(events: Sequence[Any]) -> tuple[Contact, ...]:
     return tuple(out)
 
 
+def match_before(live: Mapping[str, Any], after: Any) -> dict[str, Any]:
+    """What a spectator who arrives mid-stroke is shown until the balls rest: the match as it
+    was before the stroke, rebuilt from the match after it and the stroke's result. The score
+    is exact (the stroke's points come off the shooter's); figures the stroke may have moved
+    but that cannot be rebuilt (innings, average, high run, run) are blanked, never shown
+    early. A lag stroke: still the lag, with no winner yet."""
+    m = dict(after) if isinstance(after, Mapping) else {}
+    m.pop("deadline_ms", None)
+    if live.get("t") == "lag_result" or ("winner" in live and "shooter" not in live):
+        lag = m.get("lag")
+        m["phase"] = "lag"
+        m["shooter"] = None
+        if isinstance(lag, Mapping):
+            m["lag"] = {**lag, "winner": None, "reason": None}
+        return m
+    shooter = live.get("shooter")
+    result = live.get("result") if isinstance(live.get("result"), Mapping) else {}
+    points = result.get("points", 0) if isinstance(result, Mapping) else 0
+    if isinstance(shooter, int) and not isinstance(shooter, bool):
+        m["phase"] = "play"
+        m["shooter"] = shooter
+        score = m.get("score")
+        if isinstance(score, list) and 0 <= shooter < len(score) and isinstance(points, int):
+            score = list(score)
+            score[shooter] = max(0, score[shooter] - points)
+            m["score"] = score
+        for key in ("innings", "average", "high_run"):
+            v = m.get(key)
+            if isinstance(v, list) and 0 <= shooter < len(v):
+                v = list(v)
+                v[shooter] = None
+                m[key] = v
+        m["current_run"] = None
+    m["result"] = None
+    return m
+
+
 @dataclass
 class GameModel:
     """Everything the table, lobby and results views show.
@@ -104,6 +145,19 @@ class GameModel:
     calls: list[Call] = field(default_factory=list)
     orientations: dict[BallName, Quat] = field(default_factory=dict)
     last_error: dict[str, Any] | None = None
+    # Suspense: a stroke's consequences (its own match view, the calls, the turn, game_over,
+    # any snapshot) are held back until its balls rest on this screen, ``rest_ms`` in server
+    # time. Held room broadcasts are folded, in order, by ``release_due``.
+    held: list[dict[str, Any]] = field(default_factory=list)
+    hold_until_ms: float | None = None
+    strokes_started: int = 0  # animations started (a sent stroke is answered when this moves)
+    # The link to the server: "up", "lost" (reconnecting; ``reconnect_attempt`` counts the
+    # tries), "rejoin_failed" or "closed". While it is down the clock shows the time that was
+    # left when it dropped (``frozen_left``) and the controls are off.
+    link: str = "up"
+    reconnect_attempt: int = 0
+    frozen_left: float | None = None
+    local_server_down: bool = False  # ``carom play``'s own server exited
 
     # the library's tracked state, read through --------------------------------------------
     @property
@@ -195,7 +249,7 @@ class GameModel:
 
     @property
     def my_turn(self) -> bool:
-        if self.seat is None or self.spectating:
+        if self.seat is None or self.spectating or self.holding or self.link_down:
             return False
         if self.phase == "lag":
             lag = (self.match or {}).get("lag")
@@ -223,6 +277,13 @@ class GameModel:
             if p.get("seat") == seat:
                 name = p.get("name")
                 return str(name) if name else "waiting for a player…"
+        return f"Player {seat + 1}"
+
+    def name_for(self, seat: int) -> str:
+        """A seat's player name for a sentence (a seat nobody has taken: "Player n")."""
+        for p in self.players():
+            if p.get("seat") == seat and p.get("name"):
+                return str(p["name"])
         return f"Player {seat + 1}"
 
     def stat(self, key: str, seat: int, default: Any = 0) -> Any:
@@ -322,8 +383,18 @@ class GameModel:
         now = self.now_ms()
         return [(who, text) for at, who, text in self.chat_seen if now - at < CHAT_SHOW_MS]
 
+    @property
+    def link_down(self) -> bool:
+        return self.link != "up" or self.local_server_down
+
     def seconds_left(self) -> float | None:
-        """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running."""
+        """Shot clock from the server's absolute deadline (R-CLOCK-3), None when not running;
+        frozen at what it showed while the connection is down."""
+        if self.link_down:
+            return self.frozen_left
+        return self._seconds_left()
+
+    def _seconds_left(self) -> float | None:
         d = (self.match or {}).get("deadline_ms")
         if not isinstance(d, int | float) or self.phase not in (
             "lag",
@@ -332,7 +403,7 @@ class GameModel:
             "timeout",
         ):
             return None
-        if self.animating():
+        if self.animating() or self.holding:
             return None
         return max(0.0, (float(d) - self.now_ms()) / 1000.0)
 
@@ -348,33 +419,129 @@ class GameModel:
             self._settle(self.animation)
         motion = StrokeMotion(trajectory_segments(trajectory), dict(self.orientations))
         anim = Animation(motion, float(start_ms), _contacts(events), shooter)
+        self.strokes_started += 1
         # Skip sounds that are already in the past for a late joiner.
         t = anim.t_at(self.now_ms())
         while anim.next_contact < len(anim.contacts) and anim.contacts[anim.next_contact].t < t:
             anim.next_contact += 1
         self.animation = anim
 
+    @property
+    def holding(self) -> bool:
+        """A stroke's consequences are still held back (its balls have not come to rest)."""
+        return self.hold_until_ms is not None
+
+    def release_due(self) -> list[dict[str, Any]]:
+        """Fold the held messages once the held stroke's balls rest (server time); returns
+        them, in order, so the caller can react (switch to the results screen, …)."""
+        if self.hold_until_ms is None or self.now_ms() < self.hold_until_ms:
+            return []
+        self.hold_until_ms = None
+        released, self.held = self.held, []
+        out: list[dict[str, Any]] = []
+        for i, msg in enumerate(released):
+            if self.hold_until_ms is not None:  # a released snapshot started a new hold
+                self.held.extend(released[i:])
+                break
+            self._fold(msg, animate=False)
+            out.append(msg)
+        return out
+
+    def clear_hold(self) -> None:
+        self.held = []
+        self.hold_until_ms = None
+
+    def _hold(self, until_ms: float, msg: Mapping[str, Any]) -> None:
+        self.hold_until_ms = until_ms
+        self.held.append(dict(msg))
+
     def add_call(self, code: str, text: str) -> None:
         self.calls.append(Call(code, text, self.now_ms()))
         del self.calls[:-8]
 
-    def apply(self, msg: Mapping[str, Any]) -> None:
-        """Fold one server message (PROTOCOL.md "Server to client") into the model: the
-        library's ``TableState`` tracks room and match; this adds animation and banners.
+    def apply(self, msg: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Take one server message (PROTOCOL.md "Server to client"): the library's
+        ``TableState`` tracks room and match; this adds animation and banners.
 
-        A message this client cannot use (a malformed trajectory, a missing field) is
-        announced as a banner and skipped; the tracked state keeps what it could fold, and the
-        window goes on (the balls then simply appear where the match state puts them)."""
+        While a stroke's balls roll (until its ``rest_ms``), room broadcasts are held back and
+        folded when they rest (``release_due``), so nobody sees a call, a score, the next
+        shooter or the clock before the balls stop; chat lines show at once. Returns the
+        messages folded now (held ones that came due, then this one unless it was held).
+
+        A message this client cannot use (a malformed trajectory, a missing field) is logged
+        and skipped; the tracked state keeps what it could fold, and the window goes on (the
+        balls then simply appear where the match state puts them)."""
+        out = self.release_due()
+        if self.holding and (isinstance(msg.get("seq"), int) or msg.get("t") == "snapshot"):
+            if msg.get("t") == "chat":
+                self._chat_line(msg)
+            self.held.append(dict(msg))
+            return out
+        if not self._fold(msg, animate=True):
+            out.append(dict(msg))
+        return out
+
+    def _fold(self, msg: Mapping[str, Any], animate: bool) -> bool:
+        """Fold one message; True when it was held back instead (a stroke that rolls)."""
         try:
-            self._apply(msg)
+            return self._apply(msg, animate)
         except (KeyError, TypeError, ValueError) as exc:
-            self.add_call("bad_message", f"Ignored a bad {msg.get('t')!r} message: {exc}")
+            log.warning("ignored a bad %r message: %s", msg.get("t"), exc)
+            return False
 
-    def _apply(self, msg: Mapping[str, Any]) -> None:
+    def _chat_line(self, msg: Mapping[str, Any]) -> None:
+        self.chat_seen.append((self.now_ms(), str(msg.get("from", "?")), str(msg.get("text"))))
+        del self.chat_seen[:-20]
+
+    def _start_held(self, msg: Mapping[str, Any], live: Mapping[str, Any]) -> bool:
+        """Animate ``live`` (a ``stroke_played``/``lag_result`` map) from its ``start_ms``; when
+        its balls are still rolling, hold ``msg`` back until ``rest_ms`` and return True."""
+        start = float(live.get("start_ms") or 0)
+        if start <= 0:
+            return False
+        try:
+            segs = trajectory_segments(live["trajectory"])
+        except (KeyError, TypeError, ValueError) as exc:
+            log.warning("a %r trajectory did not decode: %s", msg.get("t"), exc)
+            self.add_call(
+                "bad_message", "A stroke could not be shown; the balls are where it left them."
+            )
+            return False
+        rest = live.get("rest_ms")
+        if not isinstance(rest, int | float):
+            end = max((sg[-1].t0 for sg in segs.values() if sg), default=0.0)
+            rest = start + end * 1000.0
+        if float(rest) <= self.now_ms():
+            return False
+        self.start_stroke(segs, start, live.get("events") or (), live.get("shooter"))
+        self._hold(float(rest), msg)
+        return True
+
+    def _apply(self, msg: Mapping[str, Any], animate: bool = True) -> bool:
         t = msg.get("t")
+        moving = t in ("stroke_played", "lag_result") and msg.get("trajectory") is not None
+        if animate and moving and self._start_held(msg, msg):
+            return True  # folded into the state when the balls rest
+        if animate and t == "snapshot":
+            live = msg.get("in_motion")
+            if isinstance(live, Mapping) and live.get("trajectory") is not None:
+                before = {**msg, "match": match_before(live, msg.get("match"))}
+                if self._start_held(msg, live):
+                    # A late arrival: until the balls rest, the table as it was before. Its
+                    # calls were broadcast before it came, so they come from the stroke's
+                    # result, once, at rest.
+                    self.state.apply(before)
+                    result = live.get("result")
+                    calls = result.get("calls") if isinstance(result, Mapping) else None
+                    for c in calls if isinstance(calls, list) else []:
+                        if isinstance(c, Mapping):
+                            self.held.append(
+                                {"t": "call", "code": c.get("code"), "text": c.get("text")}
+                            )
+                    return False
         outcome = self.state.apply(dict(msg))
         if outcome == "stale":
-            return
+            return False
         if t == "welcome" and isinstance(msg.get("server_time_ms"), int | float):
             if not self.state.connected:
                 self.clock_offset_ms = float(msg["server_time_ms"]) - self.now_local_ms()
@@ -384,38 +551,41 @@ class GameModel:
             self.rooms = [dict(r) for r in msg.get("rooms") or []]
         elif t == "matches":
             self.matches = [dict(m) for m in msg.get("matches") or [] if isinstance(m, Mapping)]
-        elif t == "snapshot":
-            live = msg.get("in_motion")
-            if isinstance(live, Mapping) and live.get("trajectory") is not None:
-                start = float(live.get("start_ms", 0))
-                if start > 0:
-                    self.start_stroke(live["trajectory"], start, live.get("events") or ())
-        elif t == "stroke_played":
-            self.start_stroke(
-                msg["trajectory"], msg["start_ms"], msg.get("events") or (), msg.get("shooter")
-            )
-            result = msg.get("result") or {}
-            for c in result.get("calls") or []:
-                self._call_from(c)
-        elif t == "lag_result" and msg.get("trajectory") is not None:
-            start = msg.get("start_ms", self.now_ms())
-            self.start_stroke(msg["trajectory"], start, msg.get("events") or ())
-        elif t == "chat":
-            self.chat_seen.append((self.now_ms(), str(msg.get("from", "?")), str(msg.get("text"))))
-            del self.chat_seen[:-20]
+        elif t == "chat" and animate:
+            self._chat_line(msg)
         elif t == "call":
-            self.add_call(str(msg.get("code", "")), str(msg.get("text", "")))
-        elif t == "connection" and msg.get("status") != "connected":
-            # The library's own link events: lost, restored, rejoin_failed, closed.
-            self.add_call("connection", f"Connection {str(msg.get('status')).replace('_', ' ')}")
+            self.add_call(str(msg.get("code", "")), plain(str(msg.get("text", "")), self.name_for))
+        elif t == "connection":
+            self._link(msg)
         elif t == "closing":
             self.add_call("closing", "The server is shutting down; the room is saved")
         elif t == "error":
             self.last_error = dict(msg)
-            self.add_call(str(msg.get("code", "error")), str(msg.get("message", "")))
+            code = str(msg.get("code", "error"))
+            self.add_call(code, error_text(code, str(msg.get("message", ""))))
+
+    def _link(self, msg: Mapping[str, Any]) -> None:
+        """The library's link events: connected, lost, reconnecting, restored, rejoin_failed,
+        closed. Shown as a persistent overlay by the table view, not as a passing banner."""
+        status = str(msg.get("status"))
+        if status in ("connected", "restored"):
+            self.link = "up"
+            self.reconnect_attempt = 0
+            self.frozen_left = None
+            return
+        if not self.link_down:
+            self.frozen_left = self._seconds_left()
+        if status == "reconnecting":
+            self.link = "lost"
+            self.reconnect_attempt = int(msg.get("attempt") or 0)
+        elif status in ("lost", "rejoin_failed", "closed"):
+            self.link = status
+        if status == "rejoin_failed":
+            self.add_call("rejoin_failed", "Could not take the seat back: the match went on.")
 
     def _call_from(self, c: Any) -> None:
         if isinstance(c, Mapping):
-            self.add_call(str(c.get("code", "")), str(c.get("text", c.get("code", ""))))
+            text = str(c.get("text", "")) or str(c.get("code", "")).replace("_", " ")
+            self.add_call(str(c.get("code", "")), plain(text, self.name_for))
         else:
             self.add_call(str(c), str(c).replace("_", " "))

@@ -31,6 +31,13 @@ def _playable(stroke: Any) -> bool:
     return True
 
 
+def _still(match: dict[str, Any]) -> dict[str, Any]:
+    """A stored match view for a replay: no shot clock (the deadline is long past)."""
+    m = dict(match)
+    m["deadline_ms"] = None
+    return m
+
+
 class ReplayView(arcade.View):
     kind = "replay"
 
@@ -45,6 +52,7 @@ class ReplayView(arcade.View):
         self.model.state.room_id = str(room.get("room_id", "replay"))
         self.scene = TableScene()
         self.index = -1  # nothing played yet
+        self.pending: int | None = None  # the stroke whose result shows when its balls rest
         self.autoplay = False
         if self.strokes:
             self.model.match = self._before(0)
@@ -53,10 +61,18 @@ class ReplayView(arcade.View):
         """The table before stroke ``i``: the previous stroke's match, or the first segment of
         every ball of this stroke."""
         if i > 0 and isinstance(self.strokes[i - 1].get("match"), dict):
-            return dict(self.strokes[i - 1]["match"])
+            return _still(self.strokes[i - 1]["match"])
         traj = trajectory_segments(self.strokes[i]["trajectory"])
-        m = dict(self.strokes[i].get("match") or {})
+        m = _still(self.strokes[i].get("match") or {})
         m["balls"] = {b: [s[0].pos[0], s[0].pos[1]] for b, s in traj.items()}
+        # Before the first stroke nothing has been played: no inning, no point.
+        for key in ("score", "innings", "high_run"):
+            m[key] = [0, 0]
+        m["average"] = [0.0, 0.0]
+        m["current_run"] = 0
+        m["shooter"] = self.strokes[i].get("shooter", self.strokes[i].get("seat"))
+        if self.strokes[i].get("t") == "lag_result" or self.strokes[i].get("kind") == "lag":
+            m["phase"] = "lag"
         return m
 
     def play(self, i: int) -> None:
@@ -72,12 +88,21 @@ class ReplayView(arcade.View):
             s.get("events") or (),
             s.get("shooter", s.get("seat")),
         )
+        # As in a live match, the stroke's result shows when its balls rest (on_update).
+        self.pending = i
+
+    def _settle(self) -> None:
+        i, self.pending = self.pending, None
+        if i is None:
+            return
+        s = self.strokes[i]
         if isinstance(s.get("match"), dict):
-            self.model.match = dict(s["match"])
+            self.model.match = _still(s["match"])
         for c in (s.get("result") or {}).get("calls") or []:
             self.model._call_from(c)
 
     def show_after(self, i: int) -> None:
+        self.pending = None
         self.index = i
         self.model.animation = None
         self.model.match = (
@@ -90,6 +115,8 @@ class ReplayView(arcade.View):
         self.controller.pump()
         for c in self.model.due_contacts():
             self.controller.sounds.play(c.kind, c.speed / 4.0)
+        if self.pending is not None and not self.model.animating():
+            self._settle()
         if self.autoplay and not self.model.animating():
             if self.index + 1 < len(self.strokes):
                 self.play(self.index + 1)
@@ -125,6 +152,7 @@ class ReplayView(arcade.View):
                 self.show_after(self.index - 1)
             else:
                 self.index = -1
+                self.pending = None
                 self.model.animation = None
                 if self.strokes:
                     self.model.match = self._before(0)

@@ -21,6 +21,10 @@ NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
 ROLL_DECEL = 0.004 * 9.81  # m/s², rolling resistance (PHYSICS.md starting numbers)
 
 SCENES = ("player", "spectator", "stroke", "balkline", "break_choice")
+# Suspense (issue 13 point 1): a scoring stroke seen by its player at 1 s, half way and at rest,
+# and by a spectator who arrives half way through it.
+SUSPENSE = ("scored_1s", "scored_half", "scored_rest", "late_half", "late_rest")
+SCORED_CALL = "Good · 7 to go"
 
 BALLS_AT_REST: dict[BallName, tuple[float, float]] = {
     "white": (0.72, 0.52),
@@ -140,6 +144,69 @@ def demo_trajectory(spec: TableSpec = MATCH, speed: float = 1.6) -> dict[BallNam
     }
 
 
+class SceneClock:
+    """A server clock a scene can move (the scenes' models read it through ``now_local_ms``)."""
+
+    def __init__(self, ms: float) -> None:
+        self.ms = ms
+
+    def __call__(self) -> float:
+        return self.ms
+
+
+def scored_stroke() -> tuple[dict[str, Any], float]:
+    """A scoring ``stroke_played`` by seat 0 as the server broadcasts it, and its ``rest_ms``."""
+    traj = demo_trajectory(speed=1.2)
+    final = {b: (segs[-1].pos[0], segs[-1].pos[1]) for b, segs in traj.items()}
+    rest = NOW_MS + 1000.0 * max(segs[-1].t0 for segs in traj.values())
+    after = _match(
+        final,
+        score=[18, 14],
+        innings=[13, 12],
+        average=[18 / 13, 14 / 12],
+        current_run=3,
+        deadline_ms=None,
+    )
+    msg = {
+        "t": "stroke_played",
+        "seq": 2,
+        "shooter": 0,
+        "stroke": {"direction": 35.0, "speed": 1.2},
+        "start_ms": NOW_MS,
+        "rest_ms": rest,
+        "trajectory": traj,
+        "events": [],
+        "result": {"points": 1, "calls": [{"code": "point", "text": SCORED_CALL}]},
+        "match": after,
+    }
+    return msg, rest
+
+
+def build_suspense(name: str) -> Scene:
+    """One of SUSPENSE: every message of the stroke has arrived; the clock decides what shows."""
+    msg, rest = scored_stroke()
+    half = (NOW_MS + rest) / 2
+    clock = SceneClock({"1s": NOW_MS + 1000, "half": half, "rest": rest + 300}[name.split("_")[1]])
+    if name.startswith("scored"):
+        model = _model(0)
+        model.now_local_ms = clock
+        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": _match(BALLS_AT_REST)})
+        model.apply(msg)
+        model.apply({"t": "call", "seq": 3, "code": "point", "text": SCORED_CALL})
+        turn = {"t": "turn", "seq": 4, "shooter": 0, "phase": "play"}
+        model.apply({**turn, "deadline_ms": rest + 30_000})
+    else:
+        clock.ms = half
+        model = _model(None)
+        model.now_local_ms = clock
+        snap = {"t": "snapshot", "seq": 4, "room": _room(), "match": msg["match"], "seat": None}
+        after = {**msg["match"], "deadline_ms": rest + 30_000}
+        model.apply({**snap, "match": after, "in_motion": msg})
+        if name.endswith("rest"):
+            clock.ms = rest + 300
+    return Scene(name, model, 35.0)
+
+
 def build(name: str, stroke_t: float = 0.9) -> Scene:
     """The scene called ``name`` (one of SCENES); ``stroke_t`` seconds into the stroke for the
     animated one."""
@@ -202,7 +269,9 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         )
         model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
         return Scene(name, model)
-    raise ValueError(f"unknown scene {name!r}; known: {', '.join(SCENES)}")
+    if name in SUSPENSE:
+        return build_suspense(name)
+    raise ValueError(f"unknown scene {name!r}; known: {', '.join(SCENES + SUSPENSE)}")
 
 
 # Other screens ---------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ imported, so it needs no display; tests run it in a subprocess to keep GL state 
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -67,18 +68,23 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
             table.aim.set_elevation(scene.elevation)
             view = table
         window.show_view(view)
+        controller.pump()  # held consequences whose balls have rested come due
         out.append(save_screenshot(window, outdir / f"{name}.png"))
+        view = window.current_view or view
+        labels = getattr(getattr(view, "scene", view), "labels", None)
+        shown = labels.shown if labels is not None else {}
+        (outdir / f"{name}.json").write_text(json.dumps(shown, indent=1, ensure_ascii=False))
     window.close()
     return out
 
 
 def main(argv: list[str]) -> int:
-    from client.app.scenes import SCENES, SCREENS
+    from client.app.scenes import SCENES, SCREENS, SUSPENSE
 
     if not argv:
         print("usage: python -m client.app.shots OUTDIR [SCENE ...]", file=sys.stderr)
         return 2
-    known = (*SCENES, *SCREENS)
+    known = (*SCENES, *SUSPENSE, *SCREENS)
     names = argv[1:] or list(known)
     unknown = [n for n in names if n not in known]
     if unknown:

@@ -101,7 +101,16 @@ class TableScene:
         self._balls.draw(poses)
 
 
+def window_title(m: GameModel) -> str:
+    """The player's name and the room, in words (no seat numbers)."""
+    room = (m.room or {}).get("room_id") or m.state.room_id or ""
+    who = (f"{m.name} watching" if m.name else "watching") if m.spectating else (m.name or "you")
+    return f"Carom · {who} · {hud.discipline_title(m.discipline)} · room {room}"
+
+
 class TableView(arcade.View):
+    kind = "table"
+
     def __init__(self, controller: Controller) -> None:
         super().__init__(background_color=render.BACKGROUND)
         self.controller = controller
@@ -116,6 +125,9 @@ class TableView(arcade.View):
         # A stroke is on its way to the server: no second one until it is answered.
         self._sent: tuple[float, Any, Any, int | None, Any] | None = None
         self.buttons: list[Button] = []
+        self.title = ""
+        # "leave" (Esc) or "quit" (the window's close button) while asking to confirm.
+        self.confirm: str | None = None
 
     @property
     def model(self) -> GameModel:
@@ -130,6 +142,7 @@ class TableView(arcade.View):
         m = self.model
         return (
             self._sent is None
+            and self.confirm is None
             and m.my_turn
             and not m.animating()
             and m.cue_ball(m.seat) in m.resting_balls()
@@ -140,10 +153,10 @@ class TableView(arcade.View):
         on, or the server refused it), or it is long overdue: the cue comes back."""
         if self._sent is None:
             return True
-        at, stroke, lag, match_seq, error = self._sent
+        at, started, lag, match_seq, error = self._sent
         st = self.model.state
         return (
-            st.last_stroke is not stroke
+            self.model.strokes_started != started
             or st.last_lag is not lag
             or st.seq != match_seq
             or self.model.last_error is not error
@@ -201,13 +214,17 @@ class TableView(arcade.View):
 
     def prompt(self) -> str | None:
         m = self.model
-        if m.spectating:
+        if m.spectating or m.holding or m.animating():
             return None
         phase = m.phase
         if phase == "waiting":
             return "Waiting for an opponent…"
         if phase == "lag" and m.my_turn:
-            return "Lag: shoot toward the top cushion; nearest the bottom cushion wins"
+            # R-LAG-2 in the player's view: the table is drawn with the top cushion on the right.
+            return (
+                "Lag: shoot toward the short cushion on the right; "
+                "the ball that stops nearest the left one wins"
+            )
         if phase == "lag":
             return "Lag played; waiting for the other lag stroke"
         if phase == "break_choice":
@@ -227,9 +244,94 @@ class TableView(arcade.View):
                 return f"{m.player_name(m.shooter)} to shoot"
         return None
 
+    def running_match(self) -> bool:
+        """Leaving now would cost something: a seated player in a match under way."""
+        m = self.model
+        return (
+            not m.spectating
+            and not self.practice
+            and m.phase in ("lag", "break_choice", "play", "timeout")
+        )
+
+    def overlay(self) -> tuple[str, list[str]] | None:
+        """The modal message to show, if any: link trouble first, then a leave question."""
+        m = self.model
+        grace = ((m.room or {}).get("options") or {}).get("grace_s", 60)
+        if m.local_server_down:
+            return (
+                "The local server stopped",
+                ["[R] restart it: the match comes back where it was", "Esc: leave"],
+            )
+        if m.link == "lost":
+            attempt = f" (attempt {m.reconnect_attempt})" if m.reconnect_attempt else ""
+            return (
+                f"Reconnecting…{attempt}",
+                [
+                    "The connection to the server dropped.",
+                    "The clock is stopped; your seat is kept while we reconnect.",
+                ],
+            )
+        if m.link in ("closed", "rejoin_failed"):
+            return ("Connection closed", ["The server is gone.", "Esc: back to the lobby"])
+        if self.confirm is not None:
+            what = "Quit" if self.confirm == "quit" else "Leave"
+            return (
+                f"{what} the match?",
+                [
+                    f"Your seat is kept for {grace} s: rejoin it from the lobby.",
+                    "After that you lose the match.",
+                    f"[Y] {what.lower()}    [N] or Esc: stay",
+                ],
+            )
+        return None
+
+    def frame_key(self) -> Any:
+        """What the screen shows that changes with time or messages, or None while a stroke
+        animates (every frame is new then). The window skips frames whose key has not changed
+        and that had no input (``app.GameWindow``)."""
+        m = self.model
+        if m.animating() or self.placing is not None:
+            return None
+        left = m.seconds_left()
+        st = m.state
+        return (
+            st.seq,
+            m.strokes_started,
+            m.holding,
+            # the ring drains: redrawn twice a second (1/60 of a turn on a 30 s clock)
+            None if left is None else round(left * 2),
+            tuple(c.at_ms for c in m.active_calls()),
+            len(m.recent_chat()),
+            len(m.chat_seen),
+            m.link,
+            m.reconnect_attempt,
+            m.local_server_down,
+            None if st.rtt_ms is None else round(st.rtt_ms),
+            self.confirm,
+            self._sent is not None,
+            self.window.width,
+            self.window.height,
+        )
+
+    def idle_help(self) -> str:
+        """The controls strip's line when the cue is not in the player's hand: why not."""
+        m = self.model
+        if m.holding or m.animating():
+            return "the balls are rolling"
+        if m.phase == "break_choice" and m.lag_winner == m.seat:
+            return "choose who breaks: 1 or 2"
+        if m.phase == "timeout" and m.shooter == m.seat:
+            return "your time-out · T: resume"
+        if m.phase == "waiting":
+            return "waiting for an opponent"
+        if m.phase == "over":
+            return "the match is over"
+        return "wait for your turn"
+
     # arcade hooks -----------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
+        self._retitle()
         if self._sent is not None and self._answered():
             self._sent = None
         m = self.model
@@ -269,17 +371,20 @@ class TableView(arcade.View):
         if m.spectating:
             hud.draw_spectator_panel(layout, m, labels, self.chat_draft)
         else:
-            hud.draw_controls(layout, self.aim, labels, aiming)
+            hud.draw_controls(layout, self.aim, labels, aiming, self.idle_help())
             hud.draw_chat_overlay(layout, m, labels, self.chat_draft)
         hud.draw_banners(layout, m, labels)
         text = self.prompt()
         if text:
             hud.draw_prompt(layout, text, labels)
-        self.buttons = self.prompt_buttons()
+        self.buttons = self.prompt_buttons() if self.overlay() is None else []
         for b in self.buttons:
             # Rebuilt each frame with the prompt, so the hover comes from the last mouse move.
             b.hover = self.mouse is not None and b.rect.contains(*self.mouse)
             b.draw(labels)
+        shown = self.overlay()
+        if shown is not None:
+            hud.draw_overlay(layout, shown[0], shown[1], labels)
         labels.flush()
         self.controller.drawn(self)
 
@@ -307,7 +412,7 @@ class TableView(arcade.View):
         return False
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
-        if self.model.spectating:
+        if self.model.spectating or self.overlay() is not None:
             return
         if button == arcade.MOUSE_BUTTON_RIGHT:
             self._start_place(x, y)
@@ -374,7 +479,13 @@ class TableView(arcade.View):
             fields["spot"] = self.aim.break_spot
         self.controller.send("stroke", **fields)
         st = self.model.state
-        self._sent = (time.monotonic(), st.last_stroke, st.last_lag, st.seq, self.model.last_error)
+        self._sent = (
+            time.monotonic(),
+            self.model.strokes_started,
+            st.last_lag,
+            st.seq,
+            self.model.last_error,
+        )
 
     def on_mouse_scroll(self, x: int, y: int, scroll_x: float, scroll_y: float) -> None:
         """The wheel is the power gauge (a notch = 0.1 m/s)."""
@@ -382,10 +493,21 @@ class TableView(arcade.View):
             self.aim.set_speed(self.aim.speed + POWER_STEP * scroll_y)
 
     def on_show_view(self) -> None:
-        m = self.model
-        room = (m.room or {}).get("room_id") or m.state.room_id or ""
-        role = "watching" if m.spectating else f"seat {(m.seat or 0) + 1}"
-        self.window.set_caption(f"Carom · {hud.discipline_title(m.discipline)} · {room} · {role}")
+        self._retitle()
+
+    def _retitle(self) -> None:
+        """The window title follows the room (names can arrive after the view opens)."""
+        title = window_title(self.model)
+        if title != self.title:
+            self.title = title
+            self.window.set_caption(title)
+
+    def on_close(self) -> bool:
+        """The window's close button: in a running match, ask first (True keeps it open)."""
+        if self.running_match() and self.confirm is None and not self.model.link_down:
+            self.confirm = "quit"
+            return True
+        return False
 
     def on_text(self, text: str) -> None:
         if self.chat_draft is not None and text not in ("\r", "\n"):
@@ -411,11 +533,27 @@ class TableView(arcade.View):
             sounds.muted = not sounds.muted
             self.model.add_call("sound", "Sound off" if sounds.muted else "Sound on")
             return
-        if symbol == k.ESCAPE:
-            self.controller.leave()
+        if self.confirm is not None:
+            if symbol in (k.Y, k.ENTER, k.RETURN):
+                quitting = self.confirm == "quit"
+                self.confirm = None
+                self.controller.leave()
+                if quitting:
+                    self.window.close()
+            elif symbol in (k.N, k.ESCAPE):
+                self.confirm = None
             return
         m = self.model
-        if m.spectating:
+        if m.local_server_down and symbol == k.R:
+            self.controller.restart_local_server()
+            return
+        if symbol == k.ESCAPE:
+            if self.running_match() and not m.link_down:
+                self.confirm = "leave"
+            else:
+                self.controller.leave()
+            return
+        if m.spectating or m.link_down:
             return
         big = 10.0 if modifiers & k.MOD_SHIFT else 1.0
         if symbol == k.LEFT:

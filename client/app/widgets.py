@@ -40,6 +40,9 @@ class Labels:
         self._args: dict[str, tuple[Any, ...]] = {}
         self._used: set[str] = set()
         self.batch = pyglet.graphics.Batch()
+        # Every non-empty text the last frame drew: key → (text, x, y). Tests and the word
+        # checks read it.
+        self.shown: dict[str, tuple[str, float, float]] = {}
 
     def draw(
         self,
@@ -101,6 +104,11 @@ class Labels:
         for key, label in self._cache.items():
             if key not in self._used and label.visible:
                 label.visible = False
+        self.shown = {
+            k: (str(self._args[k][0]), float(self._args[k][1]), float(self._args[k][2]))
+            for k in self._used
+            if self._args[k][0]
+        }
         self._used.clear()
         self.batch.draw()
 

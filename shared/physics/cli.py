@@ -38,6 +38,17 @@ def _point(text: str) -> Point:
     return p
 
 
+# The rules name cushions from the table's length (R-SPOT-1); the --png picture, like the game
+# window, draws the table landscape with the bottom cushion on the left. Human output names each
+# cushion as it is seen there; --json keeps the rules' names.
+AS_SEEN: dict[str, str] = {
+    "top": "right short cushion",
+    "bottom": "left short cushion",
+    "left": "far long cushion",
+    "right": "near long cushion",
+}
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add the ``carom sim`` options to ``parser``."""
     parser.description = (
@@ -48,8 +59,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     for name in ("white", "yellow", "red"):
         parser.add_argument(f"--{name}", type=_point, metavar="X,Y", help=f"{name} ball, m")
     parser.add_argument("--cue", choices=("white", "yellow"), default="white")
-    parser.add_argument("--direction", type=float, metavar="DEG", help="cue heading, 0 = +x, CCW")
-    parser.add_argument("--speed", type=float, metavar="M_S", help="cue speed at impact, m/s")
+    parser.add_argument(
+        "--direction",
+        type=float,
+        metavar="DEG",
+        help="cue heading, 0 = +x (toward the right short cushion), CCW; required unless --batch",
+    )
+    parser.add_argument(
+        "--speed",
+        type=float,
+        metavar="M_S",
+        help="cue speed at impact, m/s; required unless --batch",
+    )
     parser.add_argument("--tip-x", type=float, default=0.0, metavar="A", help="> 0 right english")
     parser.add_argument("--tip-y", type=float, default=0.0, metavar="B", help="> 0 follow")
     parser.add_argument("--elevation", type=float, default=0.0, metavar="DEG")
@@ -158,12 +179,12 @@ def _simulate(fields: Mapping[str, Any]) -> tuple[ShotResult, float, TableSpec, 
 def _human(result: ShotResult, cpu_ms: float, out: TextIO) -> None:
     for e in result.events:
         who = " ".join(e.balls)
-        where = f" ({e.cushion})" if e.cushion else ""
+        where = f" ({AS_SEEN.get(e.cushion, e.cushion)})" if e.cushion else ""
         after = "  ".join(
             f"{n} at ({s.pos[0]:.3f}, {s.pos[1]:.3f}) {math.hypot(*s.vel):.3f} m/s"
             for n, s in e.after.items()
         )
-        print(f"{e.t:8.4f} s  {e.kind:<13} {who + where:<22} {after}", file=out)
+        print(f"{e.t:8.4f} s  {e.kind:<13} {who + where:<34} {after}", file=out)
     print("final:", file=out)
     for name, p in result.final.items():
         where = f"({p[0]:.4f}, {p[1]:.4f})" if p is not None else "off the table"

@@ -3,13 +3,13 @@ physics in a thread of the test process."""
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from client.bot.pool import stop_pool, stop_resource_tracker, thinking_pool
 from server.config import ServerConfig
 from server.lobby import GameServer
 
@@ -40,8 +40,14 @@ def private_identity(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def think_pool() -> Iterator[ProcessPoolExecutor]:
     """One worker process for the bots' searches (as carom bot runs them)."""
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    pool = thinking_pool()
     try:
         yield pool
     finally:
-        pool.shutdown(cancel_futures=True)
+        stop_pool(pool)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The bots' spawned workers started multiprocessing's resource tracker: end it with the
+    run rather than leave it to exit after pytest as an orphan."""
+    stop_resource_tracker()

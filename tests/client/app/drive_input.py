@@ -209,13 +209,47 @@ def main() -> None:
     out["wheel"] = {"s0": s0, "s1": v.aim.speed}
 
     c, v = setup("player")
+    key(arcade.key.ESCAPE)  # a running match: it asks first
+    frame()
+    asked = {
+        "sent": list(c.sent),
+        "now": getattr(WINDOW.current_view, "kind", None),
+        "overlay": v.overlay(),
+        "can_aim": v.can_aim(),
+    }
+    key(arcade.key.N)  # stay
+    frame()
+    stayed = {"sent": list(c.sent), "overlay": v.overlay(), "can_aim": v.can_aim()}
     key(arcade.key.ESCAPE)
     frame()
+    key(arcade.key.Y)
+    frame()
     out["escape"] = {
+        "asked": asked,
+        "stayed": stayed,
         "sent": c.sent,
         "now": getattr(WINDOW.current_view, "kind", None),
         "room": c.model.room,
     }
+    # Redraw only when something changed (issue 13 point 10): the window's own draw.
+    c, v = setup("player", deadline_ms=None)
+    WINDOW.frames_drawn = 0
+    for _ in range(10):
+        WINDOW.draw(1 / 60)
+    idle = WINDOW.frames_drawn
+    queue("on_mouse_motion", 700, 420, 3, 2)
+    WINDOW.dispatch_events()
+    WINDOW.draw(1 / 60)
+    after_input = WINDOW.frames_drawn - idle
+    c.model.apply({"t": "call", "seq": 3, "code": "x", "text": "Time-out."})
+    WINDOW.draw(1 / 60)
+    after_call = WINDOW.frames_drawn - idle - after_input
+    out["redraw"] = {"idle": idle, "after_input": after_input, "after_call": after_call}
+
+    c, v = setup("player")
+    closed_kept = v.on_close()  # the window's close button, in a running match
+    frame()
+    out["close"] = {"kept_open": closed_kept, "overlay": v.overlay(), "sent": list(c.sent)}
 
     from client.app.replay_view import ReplayView
     from client.app.results_view import ResultsView

@@ -157,11 +157,30 @@ def test_replay_steps_through_the_strokes_and_back(driven: dict[str, Any]) -> No
     assert case["now"] == "results"  # Esc goes back to the finished match's results
 
 
-def test_escape_leaves_the_room_and_the_lobby_starts_clean(driven: dict[str, Any]) -> None:
+def test_escape_in_a_running_match_asks_first_then_leaves(driven: dict[str, Any]) -> None:
+    """Issue 13 point 6: Esc asks; N stays with nothing sent; Esc then Y leaves."""
     case = driven["escape"]
+    asked = case["asked"]
+    assert asked["sent"] == [] and asked["now"] == "table" and not asked["can_aim"]
+    assert asked["overlay"][0] == "Leave the match?"
+    assert "rejoin it from the lobby" in " ".join(asked["overlay"][1])
+    assert case["stayed"] == {"sent": [], "overlay": None, "can_aim": True}
     assert case["sent"] == [{"t": "leave"}]
     assert case["now"] == "lobby"
     assert case["room"] is None
+
+
+def test_closing_the_window_in_a_running_match_asks_first(driven: dict[str, Any]) -> None:
+    case = driven["close"]
+    assert case["kept_open"] is True and case["sent"] == []
+    assert case["overlay"][0] == "Quit the match?"
+
+
+def test_the_window_redraws_only_when_something_changed(driven: dict[str, Any]) -> None:
+    """Ten ticks of a still table draw at most one frame; input or a call draws the next."""
+    case = driven["redraw"]
+    assert case["idle"] <= 1
+    assert case["after_input"] == 1 and case["after_call"] == 1
 
 
 def test_mouse_wheel_sets_the_power_gauge(driven: dict[str, Any]) -> None:

@@ -7,6 +7,7 @@ code the renderer uses, evaluated here independently of any drawing.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import subprocess
@@ -19,7 +20,16 @@ from PIL import Image, ImageChops
 
 from client.app import hud, render
 from client.app.layout import TableLayout
-from client.app.scenes import BALLS_AT_REST, SCENES, SCREENS, build, demo_trajectory
+from client.app.scenes import (
+    BALLS_AT_REST,
+    SCENES,
+    SCORED_CALL,
+    SCREENS,
+    SUSPENSE,
+    build,
+    demo_trajectory,
+    scored_stroke,
+)
 from client.app.widgets import BUTTON
 
 REFERENCE = Path(__file__).parent / "reference"
@@ -29,7 +39,7 @@ Rgb = tuple[int, int, int]
 
 
 @pytest.fixture(scope="module")
-def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("shots")
     env = {**os.environ, "ARCADE_HEADLESS": "1"}
     proc = subprocess.run(
@@ -37,10 +47,32 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Image.Image]:
         capture_output=True,
         text=True,
         env=env,
-        timeout=90,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
-    return {name: Image.open(out / f"{name}.png").convert("RGB") for name in (*SCENES, *SCREENS)}
+    return out
+
+
+@pytest.fixture(scope="module")
+def shots(rendered: Path) -> dict[str, Image.Image]:
+    names = (*SCENES, *SUSPENSE, *SCREENS)
+    return {name: Image.open(rendered / f"{name}.png").convert("RGB") for name in names}
+
+
+Texts = dict[str, tuple[str, float, float]]
+
+
+@pytest.fixture(scope="module")
+def texts(rendered: Path) -> dict[str, Texts]:
+    """Every text each screenshot drew: label key → (text, x, y), written next to the PNGs."""
+    names = (*SCENES, *SUSPENSE, *SCREENS)
+    return {
+        n: {
+            k: (v[0], v[1], v[2])
+            for k, v in json.loads((rendered / f"{n}.json").read_text()).items()
+        }
+        for n in names
+    }
 
 
 def layout() -> TableLayout:
@@ -126,7 +158,7 @@ def test_diamonds_are_drawn_on_the_rails(shots: dict[str, Image.Image]) -> None:
     assert len(pts) == 20  # R-TABLE-3: 7 per long rail, 3 per short rail
     for sx, sy in pts:
         assert close(px(shots["player"], sx, sy), render.DIAMOND, 30), (sx, sy)
-        assert close(px(shots["player"], sx + 12, sy), render.RAIL, 30)
+        assert close(px(shots["player"], sx + 7, sy), render.RAIL, 30)
 
 
 def test_scoreboard_shows_both_scores_and_the_draining_shot_clock(
@@ -150,12 +182,54 @@ def test_scoreboard_shows_both_scores_and_the_draining_shot_clock(
     )
 
 
-def test_referee_call_is_shown_as_a_banner(shots: dict[str, Image.Image]) -> None:
+def test_referee_call_is_shown_in_the_strip_above_the_table(
+    shots: dict[str, Image.Image], texts: dict[str, Texts]
+) -> None:
     lay = layout()
-    cloth = lay.cloth
-    # The banner panel (dark) sits at the top of the cloth where bare cloth would be blue.
-    assert close(px(shots["player"], cloth.cx - 100, cloth.top - 40), (12, 16, 22), 25)
-    assert close(px(shots["spectator"], cloth.cx - 100, cloth.top - 40), render.CLOTH)
+    strip = lay.call_strip
+    text, x, y = texts["player"]["banner0"]
+    assert text == "Good · 8 to go" and strip.contains(x, y)
+    assert not lay.rails.contains(x, y)
+    assert (
+        count_colour(
+            shots["player"], (strip.left, strip.bottom, strip.right, strip.top), (235, 238, 242)
+        )
+        > 100
+    )
+    # The cloth under where banners used to be is bare cloth.
+    assert close(px(shots["player"], lay.cloth.cx - 100, lay.cloth.top - 40), render.CLOTH)
+
+
+@pytest.mark.parametrize("scene", ["scored_1s", "scored_half", "late_half"])
+def test_nothing_of_a_stroke_is_drawn_before_its_balls_rest(
+    texts: dict[str, Texts], scene: str
+) -> None:
+    """Issue 13 point 1: at 1 s and half way through a scoring stroke, for its player and for
+    a spectator who arrived mid-stroke, no call, no new score or innings, no clock, no prompt."""
+    drawn = [t for t, _, _ in texts[scene].values()]
+    assert SCORED_CALL not in drawn
+    assert texts[scene]["score0"][0] == "17"  # 18 only when the balls rest
+    assert not any("Inn 13" in t for t in drawn)
+    assert texts[scene].get("clock", ("",))[0] == ""
+    assert "Your shot" not in drawn
+
+
+@pytest.mark.parametrize("scene", ["scored_rest", "late_rest"])
+def test_at_rest_each_call_is_drawn_exactly_once_off_the_cloth(
+    shots: dict[str, Image.Image], texts: dict[str, Texts], scene: str
+) -> None:
+    lay = layout()
+    calls = [(x, y) for t, x, y in texts[scene].values() if t == SCORED_CALL]
+    assert len(calls) == 1
+    assert lay.call_strip.contains(*calls[0]) and not lay.rails.contains(*calls[0])
+    assert texts[scene]["score0"][0] == "18"
+    assert texts[scene]["stats0"][0].startswith("Inn 13")
+    # No ball is covered: each is drawn in its colour where the stroke left it.
+    msg, _ = scored_stroke()
+    r = lay.ball_radius_px
+    for ball, segs in msg["trajectory"].items():  # type: ignore[attr-defined]
+        sx, sy = lay.to_screen(segs[-1].pos[0], segs[-1].pos[1])
+        assert close(dominant(shots[scene], sx, sy, 0.7 * r), render.BALL_COLOURS[ball]), ball
 
 
 def test_player_sees_the_cue_and_a_spectator_does_not(shots: dict[str, Image.Image]) -> None:

@@ -142,3 +142,17 @@ def test_json_off_table_ball_is_null() -> None:
     assert off[0]["balls"] == ["white"] and off[0]["cushion"] == "top"
     assert data["final"]["white"] is None
     assert data["samples"]["white"][-1][0] == pytest.approx(off[0]["t"])
+
+
+def test_human_output_names_cushions_as_the_picture_shows_them() -> None:
+    """Issue 13 point 5: the picture (and the game) draw the top cushion on the right."""
+    code, text = run_cli(["--direction", "0", "--speed", "2"])
+    assert code == 0
+    assert "(right short cushion)" in text
+    assert "(top)" not in text
+
+
+def test_help_says_direction_and_speed_are_required() -> None:
+    parser = argparse.ArgumentParser(prog="carom sim")
+    cli.configure(parser)
+    assert parser.format_help().count("required unless --batch") == 2

@@ -1,0 +1,41 @@
+"""The bots' thinking process, started and, above all, stopped.
+
+A bot's search runs in a spawned worker process (it holds the GIL for seconds while the
+connection must keep answering pings). The ``spawn`` start method also starts multiprocessing's
+resource tracker. Both must end with the program that started them: a worker left thinking, or
+a tracker that exits after its parent (an orphan nothing reaps), is a leaked process.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import resource_tracker
+
+
+def thinking_pool() -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+
+
+def stop_pool(pool: ProcessPoolExecutor) -> None:
+    """Shut the pool down now, ending a search in progress rather than waiting for it (it may
+    run for seconds after the bot was told to stop). The executor has no public way to end its
+    workers, hence its private process map."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join(2)
+    pool.shutdown(wait=True)  # its manager thread notices the ended worker and returns
+
+
+def stop_resource_tracker() -> None:
+    """Stop and reap multiprocessing's resource tracker, last thing before the program exits
+    (once every pool and queue is gone: their finalizers still talk to it). Otherwise it
+    outlives us by a moment as an orphan, a zombie wherever init does not reap orphans."""
+    gc.collect()
+    with contextlib.suppress(Exception):
+        resource_tracker._resource_tracker._stop()  # closes its pipe, then waits for it

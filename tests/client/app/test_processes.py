@@ -1,0 +1,96 @@
+"""Issue 13 point 11: every process the client starts ends with it — the local server, the bot,
+the bot's thinking worker and multiprocessing's resource tracker — and a local server that dies
+is reaped and reported, not left a zombie. The process tree is read from /proc."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from client.app.local import LocalGame
+from client.session import Session
+from tests.client.procs import Proc, alive, descendants
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)"),
+]
+
+CAROM = str(Path(sys.executable).parent / "carom")
+
+
+def _watch(proc: subprocess.Popen[str], seen: set[Proc], cmds: set[str]) -> None:
+    while proc.poll() is None:
+        now = descendants(proc.pid)
+        seen |= now
+        cmds.update(alive(now))
+        time.sleep(0.1)
+
+
+def test_carom_play_screenshot_leaves_no_process_behind(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [CAROM, "play", "--offscreen", "--screenshot", str(tmp_path / "s.png"), "--after", "9"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "ARCADE_HEADLESS": "1"},
+    )
+    seen: set[Proc] = set()
+    cmds: set[str] = set()
+    _watch(proc, seen, cmds)
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    # It did start what it should: the server, the bot and the bot's thinking worker.
+    assert any("-m server" in c for c in cmds)
+    assert any("client.cli bot" in c for c in cmds)
+    assert any("spawn_main" in c for c in cmds), cmds
+    time.sleep(0.5)
+    assert alive(seen) == []
+
+
+def test_a_local_game_that_closes_ends_its_server_bot_and_workers() -> None:
+    import asyncio
+
+    game = LocalGame()
+    before = descendants(os.getpid())
+    try:
+        url = game.start_server()
+
+        async def make_room() -> str:
+            async with Session(url, "host", remember_identity=False) as s:
+                room: str = await s.create_room("three_cushion")
+                await s.join(room)  # the bot's opponent: the match and its lag start
+                game.start_bot(room, level=1)
+                await asyncio.sleep(6)  # the bot thinks about its lag stroke meanwhile
+                return room
+
+        asyncio.run(make_room())
+        started = descendants(os.getpid()) - before
+        assert any("spawn_main" in c for c in alive(started)), alive(started)
+    finally:
+        game.stop()
+    time.sleep(0.5)
+    assert alive(started) == []
+
+
+def test_a_local_server_that_dies_is_reaped_reported_and_can_be_restarted() -> None:
+    game = LocalGame()
+    try:
+        url = game.start_server()
+        assert game.server is not None
+        first = game.server.proc.pid
+        os.kill(first, signal.SIGKILL)
+        deadline = time.monotonic() + 5
+        while not game.server_died() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert game.server_died()
+        assert not Path(f"/proc/{first}").exists()  # reaped: no zombie left
+        assert game.restart_server() == url  # same port, same database
+        assert not game.server_died()
+    finally:
+        game.stop()
