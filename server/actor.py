@@ -445,12 +445,20 @@ def restore_room(record: RoomRecord, now: int) -> Room:
     return room
 
 
-def idle_expired(actor: RoomActor, now: int, idle_s: float, finished_s: float) -> bool:
+def idle_expired(
+    actor: RoomActor, now: int, idle_s: float, finished_s: float, unjoined_s: float | None = None
+) -> bool:
     """Whether the lobby's sweeper should close this room."""
     if actor.idle_since is None:
         return False
     phase = actor.room.state.phase
     limit = finished_s if phase is rules.Phase.OVER else idle_s
+    if (
+        unjoined_s is not None
+        and phase is rules.Phase.WAITING
+        and all(s is None for s in actor.room.seats)
+    ):
+        limit = min(limit, unjoined_s)  # nobody sat down: squatting costs it its life
     if phase not in (rules.Phase.WAITING, rules.Phase.OVER):
         return False  # a running match ends by the referee's grace, not by the sweeper
     return now - actor.idle_since >= limit * 1000

@@ -15,6 +15,7 @@ import logging
 import secrets
 import sqlite3
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -83,6 +84,7 @@ class Client:
     conn: ConnId
     ws: ServerConnection
     queue: asyncio.Queue[bytes | None]
+    addr: str = "?"
     player_id: str | None = None
     name: str = ""
     room: RoomActor | None = None
@@ -112,6 +114,9 @@ class GameServer:
         self._lag_probe: asyncio.Task[None] | None = None
         self._db_check: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        # Open TCP connections per peer address, handshakes in progress included.
+        self.per_address: Counter[str] = Counter()
+        self.room_address: dict[str, str] = {}  # room_id -> address it was created from
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -145,6 +150,8 @@ class GameServer:
             ping_interval=20,
             ping_timeout=20,
             close_timeout=2,  # a client that never answers the close must not stall a drain
+            open_timeout=10,  # a handshake that does not complete in 10 s is dropped
+            create_connection=self._connection_class(),
         )
         self._sweeper = asyncio.create_task(self._sweep())
         self._lag_probe = asyncio.create_task(self._probe_lag())
@@ -191,6 +198,38 @@ class GameServer:
         if self.store is not None:
             self.store.close()
 
+    def _connection_class(self) -> type[ServerConnection]:
+        """Connections that count themselves per peer address from the first TCP byte, so
+        handshakes in progress count too; one above the cap is dropped at once."""
+        game = self
+
+        class Counted(ServerConnection):
+            carom_addr: str | None = None
+
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                peer = transport.get_extra_info("peername")
+                addr = str(peer[0]) if peer else "?"
+                if game.per_address[addr] >= game.config.max_connections_per_address:
+                    game.metrics.refused_per_address += 1
+                    if isinstance(transport, asyncio.Transport):
+                        transport.abort()  # no handshake, no close frame: just gone
+                    else:
+                        transport.close()
+                    return
+                self.carom_addr = addr
+                game.per_address[addr] += 1
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                if self.carom_addr is not None:
+                    game.per_address[self.carom_addr] -= 1
+                    if game.per_address[self.carom_addr] <= 0:
+                        del game.per_address[self.carom_addr]
+                    self.carom_addr = None
+                super().connection_lost(exc)
+
+        return Counted
+
     def health_problem(self) -> str | None:
         """Why the server is not healthy (one line for /health and the log), or None."""
         if self.draining:
@@ -226,10 +265,14 @@ class GameServer:
     async def _sweep(self) -> None:
         cfg = self.config
         while True:
-            await asyncio.sleep(min(10.0, cfg.idle_room_s, cfg.finished_room_s))
+            await asyncio.sleep(
+                min(10.0, cfg.idle_room_s, cfg.finished_room_s, cfg.unjoined_room_s / 2)
+            )
             now = now_ms()
             for actor in list(self.rooms.values()):
-                if idle_expired(actor, now, cfg.idle_room_s, cfg.finished_room_s):
+                if idle_expired(
+                    actor, now, cfg.idle_room_s, cfg.finished_room_s, cfg.unjoined_room_s
+                ):
                     actor.post(Close())
 
     # Rooms -----------------------------------------------------------------------------------
@@ -250,6 +293,7 @@ class GameServer:
 
     def _room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
+        self.room_address.pop(actor.room.room_id, None)
         for client in self.clients.values():
             client.created.discard(actor.room.room_id)
             if client.room is actor:
@@ -318,10 +362,21 @@ class GameServer:
             await ws.close(CLOSE_TRY_LATER, "server full")
             return
         self._next_conn += 1
-        client = Client(self._next_conn, ws, asyncio.Queue(cfg.outbound_queue), tokens=cfg.burst)
+        peer = ws.remote_address
+        client = Client(
+            self._next_conn,
+            ws,
+            asyncio.Queue(cfg.outbound_queue),
+            addr=str(peer[0]) if peer else "?",
+            tokens=cfg.burst,
+        )
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
+        # No hello in time: an idle connection must not hold a slot for ever.
+        deadline = asyncio.get_running_loop().call_later(
+            cfg.hello_timeout_s, self._hello_late, client
+        )
         try:
             async for data in ws:
                 if client.closing:
@@ -330,6 +385,7 @@ class GameServer:
         except ConnectionClosed:
             pass
         finally:
+            deadline.cancel()
             self.clients.pop(client.conn, None)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
@@ -340,6 +396,10 @@ class GameServer:
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await writer
+
+    def _hello_late(self, client: Client) -> None:
+        if client.player_id is None and not client.closing:
+            self._close(client, CLOSE_POLICY, "no hello in time")
 
     def _strike(self, client: Client) -> None:
         client.strikes += 1
@@ -489,6 +549,29 @@ class GameServer:
         if len(self.rooms) >= cfg.max_rooms:
             self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, "The server is full.", msg.id))
             return
+        mine = sum(1 for a in self.rooms.values() if a.room.creator == client.player_id)
+        if mine >= cfg.max_rooms_per_identity:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.TOO_MANY_ROOMS,
+                    f"You already have {mine} open rooms; at most "
+                    f"{cfg.max_rooms_per_identity} per player.",
+                    msg.id,
+                ),
+            )
+            return
+        here = sum(1 for addr in self.room_address.values() if addr == client.addr)
+        if here >= cfg.max_rooms_per_address:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.TOO_MANY_ROOMS,
+                    f"At most {cfg.max_rooms_per_address} open rooms from one address.",
+                    msg.id,
+                ),
+            )
+            return
         if len(client.created) >= cfg.max_rooms_per_connection:
             self._reply(
                 client,
@@ -521,6 +604,7 @@ class GameServer:
         # Saved before it exists for anyone: a room that cannot be written is refused.
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room)
+        self.room_address[room_id] = client.addr
         client.created.add(room_id)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 

@@ -23,6 +23,7 @@ class Metrics:
     errors: Counter[str] = field(default_factory=Counter)  # error replies by code
     closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
     slow_clients: int = 0
+    refused_per_address: int = 0  # connections dropped: too many from one address
     store_failures: int = 0  # writes that failed (disk full, database gone): refused inputs
     store_s: float = 0.0  # event-loop time spent writing to the database
     loop_lag_s: float = 0.0  # worst event-loop lag over the last sampling window
@@ -71,6 +72,8 @@ class Metrics:
             "refused.",
             "# TYPE carom_store_failures_total counter",
             f"carom_store_failures_total {self.store_failures}",
+            "# TYPE carom_refused_per_address_total counter",
+            f"carom_refused_per_address_total {self.refused_per_address}",
             "# TYPE carom_slow_clients_total counter",
             f"carom_slow_clients_total {self.slow_clients}",
             "# TYPE carom_errors_total counter",
