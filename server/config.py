@@ -35,6 +35,11 @@ class ServerConfig:
     # every client has the proxy's address: raise it there).
     max_connections_per_address: int = 64
     hello_timeout_s: float = 10.0  # a connection that has not said hello by then is closed
+    # Room passwords: scrypt in this many threads, with at most ``hash_queue`` checks waiting
+    # (beyond: refused with rate_limited); a connection with this many wrong ones is closed.
+    hash_workers: int = 1
+    hash_queue: int = 16
+    max_wrong_passwords: int = 10
     outbound_queue: int = 512  # messages waiting for a slow client before it is dropped
     # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it in a thread
     # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).

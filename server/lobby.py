@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import secrets
 import sqlite3
 import time
@@ -27,6 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Origin
 
+from server import guard
 from server.actor import (
     Close,
     Enter,
@@ -41,6 +43,7 @@ from server.actor import (
 )
 from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
+from server.hashing import Busy, HashPool
 from server.metrics import Metrics
 from server.redact import redacted
 from server.room import ConnId, Member, Room
@@ -93,6 +96,7 @@ class Client:
     strikes: int = 0
     created: set[str] = field(default_factory=set)
     closing: bool = False
+    wrong_passwords: int = 0
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -117,6 +121,8 @@ class GameServer:
         # Open TCP connections per peer address, handshakes in progress included.
         self.per_address: Counter[str] = Counter()
         self.room_address: dict[str, str] = {}  # room_id -> address it was created from
+        self.guard = guard.PasswordGuard()
+        self.hashing = HashPool(config.hash_workers, config.hash_queue)
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -195,6 +201,7 @@ class GameServer:
             await self.server.wait_closed()
         if self.physics is not None:
             await self.physics.shutdown()
+        await asyncio.to_thread(self.hashing.shutdown)
         if self.store is not None:
             self.store.close()
 
@@ -592,7 +599,18 @@ class GameServer:
                 ),
             )
             return
-        hashed = await asyncio.to_thread(hash_password, msg.password) if msg.password else None
+        try:
+            hashed = await self.hashing.run(hash_password, msg.password) if msg.password else None
+        except Busy:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is busy checking passwords; try again in a moment.",
+                    msg.id,
+                ),
+            )
+            return
         room_id = "r" + secrets.token_hex(5)
         try:
             room = Room(room_id, msg, now_ms(), password_hash=hashed)
@@ -626,14 +644,7 @@ class GameServer:
             return
         room = actor.room
         if isinstance(msg, ts.Join | ts.Spectate) and room.password_hash is not None:
-            ok = msg.password is not None and await asyncio.to_thread(
-                check_password, msg.password, room.password_hash
-            )
-            if not ok:
-                self._reply(
-                    client,
-                    error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id),
-                )
+            if not await self._password_ok(client, room.room_id, room.password_hash, msg):
                 return
             # A guest from now on: this room's matches (live and finished) are visible to them.
             assert self.store is not None and client.player_id is not None
@@ -648,6 +659,56 @@ class GameServer:
             actor.post(Enter(client.member(), msg, msg.seat_token, token_hash(msg.seat_token)))
         else:
             actor.post(Enter(client.member(), msg))
+
+    async def _password_ok(
+        self, client: Client, room_id: str, stored: str, msg: ts.Join | ts.Spectate
+    ) -> bool:
+        """Check a private room's password with backoff against guessing (server/guard.py)
+        and the hashing in its bounded pool; answers the refusal itself."""
+        assert client.player_id is not None
+        tallies = guard.keys(room_id, client.player_id, client.addr)
+        wait = self.guard.wait(tallies, time.monotonic())
+        if wait > 0:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    f"Too many wrong passwords; try again in {math.ceil(wait)} s.",
+                    msg.id,
+                ),
+            )
+            self._wrong_password(client)
+            return False
+        try:
+            ok = msg.password is not None and await self.hashing.run(
+                check_password, msg.password, stored
+            )
+        except Busy:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is busy checking passwords; try again in a moment.",
+                    msg.id,
+                ),
+            )
+            return False
+        if ok:
+            self.guard.succeeded(tallies)
+            return True
+        if msg.password is not None:  # no password at all is a question, not a guess
+            self.guard.failed(tallies, time.monotonic())
+        self._reply(
+            client, error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id)
+        )
+        if msg.password is not None:
+            self._wrong_password(client)
+        return False
+
+    def _wrong_password(self, client: Client) -> None:
+        client.wrong_passwords += 1
+        if client.wrong_passwords >= self.config.max_wrong_passwords:
+            self._close(client, CLOSE_POLICY, "too many wrong passwords")
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
