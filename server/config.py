@@ -41,6 +41,8 @@ class ServerConfig:
     hash_queue: int = 16
     max_wrong_passwords: int = 10
     outbound_queue: int = 512  # messages waiting for a slow client before it is dropped
+    outbound_bytes: int = 4 << 20  # … or bytes: a client that leaves 4 MiB unread is dropped
+    replay_cache_bytes: int = 64 << 20  # encoded replay pages of finished matches kept
     # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it in a thread
     # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).
     workers: int = 2

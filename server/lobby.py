@@ -19,7 +19,6 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
 
 import msgpack
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -28,7 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Origin
 
-from server import guard
+from server import guard, replays
 from server.actor import (
     Close,
     Enter,
@@ -97,6 +96,8 @@ class Client:
     created: set[str] = field(default_factory=set)
     closing: bool = False
     wrong_passwords: int = 0
+    replay_busy: bool = False
+    queued: int = 0  # bytes waiting in ``queue``
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -122,6 +123,8 @@ class GameServer:
         self.per_address: Counter[str] = Counter()
         self.room_address: dict[str, str] = {}  # room_id -> address it was created from
         self.guard = guard.PasswordGuard()
+        self.replays = replays.ReplayCache(config.replay_cache_bytes)
+        self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
 
     # Life cycle -----------------------------------------------------------------------------
@@ -322,7 +325,10 @@ class GameServer:
         if client.closing:
             return
         try:
+            if client.queued + len(data) > self.config.outbound_bytes:
+                raise asyncio.QueueFull
             client.queue.put_nowait(data)
+            client.queued += len(data)
         except asyncio.QueueFull:
             # Too slow to read its messages: drop it rather than let the queue grow. It can
             # reconnect, rejoin and sync.
@@ -353,6 +359,7 @@ class GameServer:
             data = await client.queue.get()
             if data is None:
                 return
+            client.queued -= len(data)
             try:
                 await client.ws.send(data)
             except ConnectionClosed:
@@ -712,29 +719,42 @@ class GameServer:
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
+        if client.replay_busy:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "One replay at a time: wait for the one you asked for.",
+                    msg.id,
+                ),
+            )
+            return
         # A private room's match is unknown to anyone but its players and guests (the same
         # answer as for an id that does not exist, so ids cannot be probed either).
         match = await self.store.run(self.store.match, msg.match_id, client.player_id)
         if match is None:
             self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
             return
-        strokes: list[dict[str, Any]] = []
-        for n, kind, seat, played_ms, record in await self.store.run(
-            self.store.strokes, msg.match_id
-        ):
-            body = msgpack.unpackb(record, raw=False)
-            strokes.append({"n": n, "kind": kind, "seat": seat, "played_ms": played_ms, **body})
-        self._reply(
-            client,
-            tc.Replay(
-                match_id=msg.match_id,
-                room=match,
-                strokes=strokes,
-                finished=match["finished_ms"] is not None,
-                scoresheet=match["scoresheet"],
-                re=msg.id,
-            ),
-        )
+        key = (msg.match_id, msg.after or 0, msg.limit)
+        finished = match["finished_ms"] is not None
+        cached = self.replays.get(key) if finished else None
+        if cached is not None:
+            data = cached
+        else:
+            client.replay_busy = True
+            try:
+                async with self._replay_builders:
+                    data, _ = await asyncio.to_thread(
+                        replays.build, self.store, match, msg.after or 0, msg.limit
+                    )
+            finally:
+                client.replay_busy = False
+            self.metrics.replay_builds += 1
+            if finished:  # a live match's replay grows: built each time
+                self.replays.put(key, data)
+        # Bytes cost rate: a replay takes one message of the budget per 64 KiB it sends.
+        client.tokens -= len(data) // 65536
+        self._send(client, replays.with_re(data, msg.id))
 
     # HTTP ------------------------------------------------------------------------------------
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
