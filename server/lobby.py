@@ -315,14 +315,22 @@ class GameServer:
             client.room = actor
 
     # Output ----------------------------------------------------------------------------------
-    def _deliver(self, conns: tuple[ConnId, ...], data: bytes) -> None:
+    def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
-                self._send(client, data)
+                self._send(client, data, droppable)
 
-    def _send(self, client: Client, data: bytes) -> None:
+    def _send(self, client: Client, data: bytes, droppable: bool = False) -> None:
         if client.closing:
+            return
+        if droppable and (
+            client.queue.qsize() * 2 > self.config.outbound_queue
+            or client.queued * 2 > self.config.outbound_bytes
+        ):
+            # Under pressure chat goes first, so game messages still fit (a seq gap tells
+            # the client to sync).
+            self.metrics.chat_dropped += 1
             return
         try:
             if client.queued + len(data) > self.config.outbound_bytes:

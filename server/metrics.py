@@ -23,6 +23,7 @@ class Metrics:
     errors: Counter[str] = field(default_factory=Counter)  # error replies by code
     closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
     slow_clients: int = 0
+    chat_dropped: int = 0  # chat lines not sent to a client that was falling behind
     replay_builds: int = 0  # replay pages encoded (the rest came from the cache)
     refused_per_address: int = 0  # connections dropped: too many from one address
     store_failures: int = 0  # writes that failed (disk full, database gone): refused inputs
@@ -73,6 +74,8 @@ class Metrics:
             "refused.",
             "# TYPE carom_store_failures_total counter",
             f"carom_store_failures_total {self.store_failures}",
+            "# TYPE carom_chat_dropped_total counter",
+            f"carom_chat_dropped_total {self.chat_dropped}",
             "# HELP carom_replay_builds_total Replay pages encoded (not served from the cache).",
             "# TYPE carom_replay_builds_total counter",
             f"carom_replay_builds_total {self.replay_builds}",

@@ -51,6 +51,10 @@ OPTION_FIELDS = (
     "practice",
     "corner_zone_leg",
 )
+# A room's chat budget, shared by everyone in it (a token bucket): a storm of spectators cannot
+# flood the players or the server; over it, the sender gets ``rate_limited``.
+CHAT_RATE = 5.0  # lines per second
+CHAT_BURST = 10.0
 MAX_LAG_RETRIES = 3  # a lag simulation that failed (dead worker) is run again this many times
 
 
@@ -187,6 +191,8 @@ class Room:
         self.last_motion: dict[str, Any] | None = None  # last stroke_played / lag_result map
         self.lag_failures = 0
         self.closed = False
+        self.chat_tokens = CHAT_BURST
+        self.chat_at = now_ms
 
     # Save points ----------------------------------------------------------------------------
     def save_point(self) -> tuple[Any, ...]:
@@ -425,6 +431,21 @@ class Room:
         if isinstance(msg, ts.Leave):
             return self.disconnect(who.conn, now, left=True, re=re)
         if isinstance(msg, ts.Chat):
+            self.chat_tokens = min(
+                CHAT_BURST, self.chat_tokens + max(0, now - self.chat_at) * CHAT_RATE / 1000
+            )
+            self.chat_at = now
+            if self.chat_tokens < 1.0:
+                fx.to(
+                    [who.conn],
+                    error(
+                        ErrorCode.RATE_LIMITED,
+                        "The room's chat is busy; wait a moment before your next line.",
+                        re,
+                    ),
+                )
+                return fx
+            self.chat_tokens -= 1.0
             seat = self.seat_of(who.conn)
             self._broadcast(fx, tc.ChatLine(seq=0, sender=who.name, text=msg.text, seat=seat))
             return fx

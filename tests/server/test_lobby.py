@@ -427,3 +427,20 @@ async def test_password_guessing_backs_off_then_closes_the_guesser(
     # Meanwhile a player with the password gets in at once.
     bob = await Wire.open(url, "bob")
     assert (await bob.request(ts.Join(room_id=rid, password=secret), tc.Joined)).seat == 0
+
+
+async def test_a_chat_storm_is_held_to_the_rooms_budget(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    crowd = [await Wire.open(url, f"fan{i}") for i in range(3)]
+    for w in crowd:
+        await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    for i in range(10):
+        for w in crowd:
+            await w.send(ts.Chat(text=f"go {i}"))
+    got = await ann.quiet(0.5)
+    lines = [m for m in got if isinstance(m, tc.ChatLine)]
+    assert 10 <= len(lines) <= 14  # the burst, plus what refilled meanwhile; never all 30
+    limited = [m for w in crowd for m in await w.quiet(0.1) if isinstance(m, tc.Error)]
+    assert limited and {m.code for m in limited} == {"rate_limited"}

@@ -408,3 +408,28 @@ def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     fx = back.simulated(run_job(rerun), 5_100)
     assert [log.kind for log in fx.strokes] == ["lag"]  # decided and stored
     assert back.state.phase is rules.Phase.BREAK_CHOICE and back.state.lag_winner is not None
+
+
+def test_core_chat_has_a_budget_per_room_shared_by_everyone() -> None:
+    """Issue 12, point 11: a storm of spectators gets ``rate_limited``; the room's other
+    traffic is not buried under it. The clock is the test's."""
+    room, a, _, s = _core()
+    room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
+    room.spectate(a, ts.Spectate(room_id="r1"), 1_000)
+    sent = refused = 0
+    for i in range(30):  # 30 lines in the same millisecond, from two people
+        fx = room.handle(s if i % 2 else a, ts.Chat(text=f"line {i}", id=i), 2_000)
+        kinds = {type(m) for _, m in fx.sends}
+        if tc.ChatLine in kinds:
+            sent += 1
+        else:
+            (err,) = [m for _, m in fx.sends]
+            assert isinstance(err, tc.Error) and err.code == "rate_limited" and err.re == i
+            refused += 1
+    assert (sent, refused) == (10, 20)
+    # The budget refills with time: 5 lines a second.
+    ok = [
+        any(isinstance(m, tc.ChatLine) for _, m in room.handle(s, ts.Chat(text="hi"), 3_000).sends)
+        for _ in range(7)
+    ]
+    assert ok == [True] * 5 + [False] * 2
