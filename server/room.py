@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from server.names import looks_alike
 from shared import rules
 from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue
@@ -330,8 +331,13 @@ class Room:
                 ),
             )
             return fx
+        name = who.name
+        if any(h is not None and looks_alike(h.name, name) for h in self.seats):
+            # Two players nobody could tell apart on the scoreboard: the newcomer's name gets a
+            # marker everyone sees (refusing would stop two "player"s or two bots from playing).
+            name = f"{who.name} (2)"
         seat = free[0]
-        self.seats[seat] = SeatHolder(who.player_id, who.name, token_hash, who.conn)
+        self.seats[seat] = SeatHolder(who.player_id, name, token_hash, who.conn)
         fx.attach.append(who.conn)
         fx.save = True
         fx.to([who.conn], tc.Joined(room_id=self.room_id, seat=seat, seat_token=token, re=msg.id))
@@ -378,7 +384,10 @@ class Room:
             fx.detach.append(holder.conn)
         holder.conn = who.conn
         holder.left = False
-        holder.name = who.name
+        if not any(
+            h is not None and h is not holder and looks_alike(h.name, who.name) for h in self.seats
+        ):
+            holder.name = who.name  # a new name only if it cannot pass for the opponent
         fx.attach.append(who.conn)
         fx.save = True
         fx.to(
@@ -447,7 +456,14 @@ class Room:
                 return fx
             self.chat_tokens -= 1.0
             seat = self.seat_of(who.conn)
-            self._broadcast(fx, tc.ChatLine(seq=0, sender=who.name, text=msg.text, seat=seat))
+            holder = None if seat is None else self.seats[seat]
+            sender = who.name if holder is None else holder.name  # with its marker, if any
+            if seat is None and any(
+                h is not None and h.player_id != who.player_id and looks_alike(h.name, who.name)
+                for h in self.seats
+            ):
+                sender = f"{who.name} (spectator)"  # not to be taken for the seated player
+            self._broadcast(fx, tc.ChatLine(seq=0, sender=sender, text=msg.text, seat=seat))
             return fx
         seat = self.seat_of(who.conn)
         if seat is None:
