@@ -184,3 +184,10 @@ def draw_cue(layout: TableLayout, cue: BallPose, aim: AimState) -> None:
     arcade.draw_polygon_filled(
         quad(along(0.018), along(0.035), width(0.018), width(0.035)), (245, 245, 240, 255)
     )
+
+
+def draw_path(layout: TableLayout, points: list[tuple[float, float]]) -> None:
+    """The practice preview: the cue ball's path as a dotted line (one draw call)."""
+    pts = [layout.to_screen(x, y) for x, y in points[::2]]
+    if pts:
+        arcade.draw_points(pts, (150, 230, 255, 200), 3)
