@@ -89,8 +89,8 @@ class TableScene:
         ctx.screen.use(force=True)
 
     def _draw_static(self, layout: TableLayout, controls: bool) -> None:
-        assert self._shapes is not None
-        self._shapes.draw()
+        assert self._shapes is not None and self._shapes_key is not None
+        render.draw_table(layout, self._shapes_key[1], self._shapes_key[2], self._shapes)
         hud.draw_static(layout, controls)
 
     def draw_balls(self, layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
