@@ -287,10 +287,8 @@ class StandingDesk:
         server, store = self.server, self.server.store
         assert store is not None
         now = self.clock()
-        row = store.db.execute(
-            "SELECT name FROM players WHERE player_id = ?", (msg.player_id,)
-        ).fetchone()
-        if row is None:
+        known_as = await store.run(store.standings.player_name, msg.player_id)
+        if known_as is None:
             server._reply(client, error(ErrorCode.NO_SUCH_PLAYER, "No such player.", msg.id))
             return
         account = await store.run(store.standings.account, msg.player_id)
@@ -304,7 +302,7 @@ class StandingDesk:
             client,
             tc.Profile(
                 player_id=msg.player_id,
-                name=account.name if account is not None else row[0],
+                name=account.name if account is not None else known_as,
                 registered=account is not None,
                 bot=account is not None and account.bot,
                 standings=standings,
