@@ -1,7 +1,7 @@
 """Render the ranking screen (and a profile) offscreen with made-up standings.
 
-``python -m client.app.standing_shot OUTDIR`` writes ``ranking.png``/``.json`` and
-``profile.png``/``.json`` and ``results.png``/``.json`` (every text drawn: key → [text, x, y]); the tests read them. Sets
+``python -m client.app.standing_shot OUTDIR`` writes ``ranking``, ``profile`` and ``results``
+as ``.png`` and ``.json`` (every text drawn: key → [text, x, y]); the tests read them. Sets
 ``ARCADE_HEADLESS=1`` before arcade is imported, like ``client.app.shots``.
 """
 
