@@ -215,7 +215,7 @@ class TableView(arcade.View):
 
     def prompt(self) -> str | None:
         m = self.model
-        if m.spectating or m.holding or m.animating():
+        if m.spectating or m.holding or m.animating() or m.link_down:
             return None
         phase = m.phase
         if phase == "waiting":
@@ -331,6 +331,8 @@ class TableView(arcade.View):
     def idle_help(self) -> str:
         """The controls strip's line when the cue is not in the player's hand: why not."""
         m = self.model
+        if m.link_down:
+            return "not connected"
         if m.holding or m.animating() or m.replaying:
             return "the balls are rolling · hold F: fast-forward"
         if m.phase == "break_choice" and m.lag_winner == m.seat:
