@@ -49,6 +49,7 @@ OPTION_FIELDS = (
     "grace_s",
     "table",
     "practice",
+    "corner_zone_leg",
 )
 MAX_LAG_RETRIES = 3  # a lag simulation that failed (dead worker) is run again this many times
 
@@ -231,11 +232,13 @@ class Room:
                 "shot_clock_s": opts.shot_clock_s,
                 "innings_limit": opts.innings_limit,
                 "sets": opts.sets,
-                "equalizing": opts.equalizing,
+                "equalizing": opts.equalizing_applies,
                 "timeout_s": opts.timeout_s,
                 "grace_s": opts.grace_s,
                 "table": opts.table,
                 "practice": opts.practice,
+                # R-DISC-FREE: the corner zones' legs in force (scaled with the table)
+                "corner_zone_leg": opts.zone_leg,
             },
             "seats": [
                 None
@@ -412,7 +415,7 @@ class Room:
                 breaker = seat if msg.breaker == "me" else 1 - seat
                 self._act(fx, rules.ChooseBreak(seat, breaker), now)
             elif isinstance(msg, ts.Respot):
-                self._act(fx, rules.Respot(seat), now)
+                self._act(fx, rules.Respot(seat), now, force_turn=True)
             elif isinstance(msg, ts.TimeOut):
                 self._act(fx, rules.TimeOut(seat), now)
             elif isinstance(msg, ts.Resume):
@@ -550,7 +553,9 @@ class Room:
         t0 = job.received_ms
         if job.kind == "lag":
             try:
-                verdict = self._act(fx, rules.LagResult(result), t0, announce=False)
+                # R-LAG-6: the coin toss that ends endless repeats is seeded from the match.
+                seed = str(self.match_id)
+                verdict = self._act(fx, rules.LagResult(result, seed), t0, announce=False)
             except IllegalAction:
                 return fx
             rest = t0 + math.ceil(result.duration * 1000)
@@ -602,7 +607,9 @@ class Room:
         self._broadcast(fx, played)  # first, so the kept map carries its seq (as above)
         self.last_motion = played.to_wire()
         fx.strokes.append(StrokeLog("stroke", job.seat, t0, self.last_motion))
-        self._announce(fx, verdict)
+        # A `turn` after every stroke, even when shooter, phase and deadline are unchanged
+        # (a practice room has no clock): clients wait for it before the next stroke.
+        self._announce(fx, verdict, force_turn=True)
         return fx
 
     def _rematch(self, fx: Effects, seat: int, now: int) -> None:
@@ -621,6 +628,7 @@ class Room:
         *,
         announce: bool = True,
         log_kind: str | None = None,
+        force_turn: bool = False,
     ) -> Verdict:
         """Apply one referee action; raise IllegalAction with the state untouched."""
         before = self.state
@@ -640,16 +648,21 @@ class Room:
                     {"result": result_wire(verdict), "match": rules.match_view(self.state)},
                 )
             )
+        if verdict.respots and not isinstance(action, rules.PlayStroke):
+            # The referee moved balls outside a stroke (a frozen re-spot, a clock foul in the
+            # free game): everyone gets the new table, and a `turn` follows.
+            fx.snapshot_all = True
+            force_turn = True
         if announce:
-            self._announce(fx, verdict)
+            self._announce(fx, verdict, force_turn=force_turn)
         return verdict
 
-    def _announce(self, fx: Effects, verdict: Verdict) -> None:
+    def _announce(self, fx: Effects, verdict: Verdict, force_turn: bool = False) -> None:
         for call in verdict.calls:
             self._broadcast(fx, tc.Call(seq=0, code=call.code, text=call.text))
         state = self.state
         key = (state.phase, state.shooter, state.deadline_ms, state.lag_winner)
-        if state.phase is not Phase.OVER and key != self._turn_key:
+        if state.phase is not Phase.OVER and (force_turn or key != self._turn_key):
             self._turn_key = key
             shooter = state.lag_winner if state.phase is Phase.BREAK_CHOICE else state.shooter
             if state.phase in (Phase.WAITING, Phase.LAG):

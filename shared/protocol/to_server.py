@@ -13,6 +13,7 @@ from shared.protocol.fields import (
     check_number,
     check_opt_bool,
     check_opt_int,
+    check_opt_number,
     check_opt_str,
     check_point,
     check_str,
@@ -82,6 +83,8 @@ class CreateRoom(ClientMessage):
     private: bool | None = None
     password: str | None = None
     practice: bool | None = None  # one player, no lag, ``place`` allowed
+    # m, R-DISC-FREE corner zones' legs; the referee checks it against the table (≤ half width)
+    corner_zone_leg: float | None = None
 
     def _validate(self) -> None:
         check_choice("discipline", self.discipline, DISCIPLINES)
@@ -96,6 +99,7 @@ class CreateRoom(ClientMessage):
         check_opt_bool("private", self.private)
         check_opt_str("password", self.password, PASSWORD_MAX, 1)
         check_opt_bool("practice", self.practice)
+        check_opt_number("corner_zone_leg", self.corner_zone_leg, 0.1, 1.0)
         if self.password is not None and not self.private:
             raise BadField("password needs private: true", field="password")
 

@@ -38,9 +38,12 @@ class LagStroke:
 
 @dataclass(frozen=True, slots=True)
 class LagResult:
-    """The server simulated both lag strokes in one run (R-LAG-3)."""
+    """The server simulated both lag strokes in one run (R-LAG-3). ``seed`` (the match id)
+    seeds the coin toss that ends an endless run of repeats (R-LAG-6), so a replay of the same
+    match tosses the same coin."""
 
     result: ShotResult
+    seed: str = ""
 
 
 @dataclass(frozen=True, slots=True)

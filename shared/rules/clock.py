@@ -17,10 +17,12 @@ from shared.rules.game import (
     need_phase,
     put,
     ready_to_shoot,
+    respot_frozen_free_game,
     turn_calls,
 )
 from shared.rules.state import MatchState, Phase
 from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
+from shared.table import BallName, Point
 
 
 def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, Verdict]:
@@ -31,9 +33,12 @@ def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, V
         raise IllegalAction(
             "not_start_of_inning", "A time-out can only be taken at the start of an inning."
         )
+    if state.equalizing:
+        # R-TIMEOUT-1: never in the equalizing inning (HE: "not in an extension").
+        raise IllegalAction("no_timeouts_left", "There are no time-outs in the equalizing inning.")
     rec = state.current
     if rec.timeouts_left[action.seat] <= 0:
-        raise IllegalAction("no_timeouts_left", "You have no time-outs left in this game.")
+        raise IllegalAction("no_timeouts_left", "You have no time-outs left in this match.")
     remaining = state.paused_ms if state.deadline_ms is None else state.deadline_ms - now
     new = replace(
         state,
@@ -88,6 +93,7 @@ def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
     calls: list[Call] = []
     last = Verdict()
     fouls: list[Foul] = []
+    respots: dict[BallName, Point] = {}
     for _ in range(64):  # each round moves a deadline forward; 64 is far beyond any real tick
         due = earliest_due(state, now)
         if due is None:
@@ -98,8 +104,9 @@ def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
         calls.extend(verdict.calls)
         if verdict.foul is not None:
             fouls.append(verdict.foul)
+        respots.update(verdict.respots)
         last = verdict
-    merged = replace(last, calls=tuple(calls), foul=fouls[-1] if fouls else None)
+    merged = replace(last, calls=tuple(calls), foul=fouls[-1] if fouls else None, respots=respots)
     return state, merged
 
 
@@ -168,17 +175,26 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         state,
         sets=(*state.sets[:-1], replace(rec, innings=innings)),
         break_shot=False,
+        # R-FOUL-CLOCK: the opponent plays the balls as they lie. The starting-spot choice
+        # belongs to the break stroke (R-BREAK-1); it must not rebuild the table around the
+        # incoming player's ball.
+        spot_choice=False,
         deadline_ms=at + clock_ms(state),
         paused_ms=None,
     )
     new, calls, over = end_inning(new, shooter, at)
+    lying = new.positions
+    new, frozen_calls = respot_frozen_free_game(new)
+    calls.extend(frozen_calls)
+    respots = {b: p for b, p in new.positions.items() if p != lying[b]}
     foul = Foul("R-FOUL-CLOCK", "clock", f"Foul: seat {shooter}'s shot clock ran out (R-CLOCK-1).")
     all_calls = [Call("foul", foul.text, foul.rule_id), *calls]
     if new.phase is Phase.PLAY:
-        all_calls.extend(turn_calls(new))
+        all_calls.extend(turn_calls(new, starting=True))
     return new, Verdict(
         foul=foul,
         calls=tuple(all_calls),
+        respots=respots,
         set_over=over,
         next_shooter=new.shooter if new.phase is not Phase.OVER else None,
         game_over=new.result if new.phase is Phase.OVER else None,

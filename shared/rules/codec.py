@@ -49,7 +49,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "equalizing": state.equalizing,
         "zone_counts": [[name, n] for name, n in state.zone_counts],
         "lag_strokes": [_stroke(s) for s in state.lag_strokes],
-        "lag_repeats": list(state.lag_repeats),
+        "lag_repeats": state.lag_repeats,
         "lag_winner": state.lag_winner,
         "lag_reason": state.lag_reason,
         "connected": list(state.connected),
@@ -91,7 +91,7 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
             equalizing=bool(d["equalizing"]),
             zone_counts=tuple((str(n), int(c)) for n, c in d["zone_counts"]),
             lag_strokes=(_unstroke(d["lag_strokes"][0]), _unstroke(d["lag_strokes"][1])),
-            lag_repeats=_pair(d["lag_repeats"]),
+            lag_repeats=_repeats(d["lag_repeats"]),
             lag_winner=d["lag_winner"],
             lag_reason=d["lag_reason"],
             connected=(bool(d["connected"][0]), bool(d["connected"][1])),
@@ -102,6 +102,15 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
         )
     except (KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"malformed match state: {exc!r}") from exc
+
+
+def _repeats(value: object) -> int:
+    """Lag repeats; states saved before R-LAG-6 was amended kept a pair per seat."""
+    if isinstance(value, list):
+        return sum(int(v) for v in value)
+    if isinstance(value, int):
+        return value
+    raise TypeError(f"lag_repeats must be a whole number, got {value!r}")
 
 
 def _plain(value: object) -> object:

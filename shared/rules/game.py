@@ -8,6 +8,7 @@ import math
 from dataclasses import replace
 
 from shared.physics.types import ShotResult
+from shared.rules.options import Discipline
 from shared.rules.placement import break_position, contact_of
 from shared.rules.scoring import zone_rule_is_strict
 from shared.rules.state import MatchState, Phase, SetRecord
@@ -25,13 +26,12 @@ def break_chosen(state: MatchState, breaker: Seat, now: int) -> tuple[MatchState
     # R-LAG-7: the breaker plays the white for the whole match.
     new = begin_set(replace(state, white_seat=breaker), breaker=breaker, now=now, first=True)
     call = Call("break", f"Seat {breaker} breaks with the white.", "R-LAG-7")
-    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new)))
+    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new, starting=True)))
 
 
 def begin_set(state: MatchState, breaker: Seat, now: int, first: bool) -> MatchState:
     """R-BREAK-1 / R-END-4: a game starts from the break position with ``breaker`` to shoot."""
-    n = state.options.timeouts_per_game
-    record = SetRecord(breaker=breaker, timeouts_left=(n, n))
+    record = SetRecord(breaker=breaker, timeouts_left=timeouts_for_set(state, first))
     sets = (record,) if first else (*state.sets, record)
     cue = state.ball_of(breaker)
     return replace(
@@ -52,6 +52,21 @@ def begin_set(state: MatchState, breaker: Seat, now: int, first: bool) -> MatchS
         else max(now, state.resting_at_ms) + clock_ms(state),
         paused_ms=None,
     )
+
+
+def timeouts_for_set(state: MatchState, first: bool) -> tuple[int, int]:
+    """R-TIMEOUT-1: time-outs are per match, not per set. A later set carries over what is
+    left; the deciding set of a best of 3 or 5 (the last one that can be played) gives each
+    player one more, whether or not they used theirs (RU App. 1 §12)."""
+    n = state.options.timeouts_per_game
+    if first:
+        return (n, n)
+    left = state.current.timeouts_left
+    number = len(state.sets) + 1  # the set about to start
+    sets = state.options.sets
+    if sets > 1 and number == sets:
+        return (left[0] + 1, left[1] + 1)
+    return left
 
 
 def after_point(
@@ -165,14 +180,21 @@ def result_text(result: GameOver) -> str:
     return f"Seat {result.winner} wins ({result.reason.value})."
 
 
-def turn_calls(state: MatchState) -> tuple[Call, ...]:
-    """What the referee says as a turn starts: R-CALL-3 frozen, R-CALL-4 zone states."""
+def turn_calls(state: MatchState, starting: bool = False) -> tuple[Call, ...]:
+    """What the referee says before a stroke: R-CALL-2 "N to go" when a turn starts (``starting``
+    and no stroke of the inning played yet), R-CALL-3 frozen, R-CALL-4 zone states."""
     if state.phase is not Phase.PLAY or state.shooter is None:
         return ()
     opts = state.options
     table = opts.table_spec
     cue = cue_ball(state)
     calls: list[Call] = []
+    if starting and state.visit_strokes == 0 and not opts.practice:
+        # R-CALL-2: the referee warns the player *when he plays* needing that many (PT referee
+        # Art. 11), not only after a point of a run.
+        to_go = opts.target - state.current.points[state.shooter]
+        if 0 < to_go <= opts.discipline.countdown_from:
+            calls.append(Call("to_go", f"{to_go} to go.", "R-CALL-2"))
     contact = contact_of(state.balls, cue, table)
     if contact:
         touched = [*contact.balls, *(f"{c} cushion" for c in contact.cushions)]
@@ -181,7 +203,7 @@ def turn_calls(state: MatchState) -> tuple[Call, ...]:
                 "frozen", f"Frozen: the {cue} touches the {' and the '.join(touched)}.", "R-CALL-3"
             )
         )
-    zones = zones_for(opts.discipline, table, opts.corner_zone_leg)
+    zones = zones_for(opts.discipline, table, opts.zone_leg)
     if zones:
         a, b = (state.ball(o) for o in BALLS if o != cue)
         counts = dict(state.zone_counts)
@@ -206,6 +228,32 @@ def turn_calls(state: MatchState) -> tuple[Call, ...]:
                     )
                 )
     return tuple(calls)
+
+
+def respot_frozen_free_game(state: MatchState) -> tuple[MatchState, tuple[Call, ...]]:
+    """R-FROZEN-1 (PT Art. 15.1): in the free game, a cue ball touching a ball at the start of a
+    stroke means all three balls go to the break position, done by the referee before the
+    stroke (no choice), with the shooter's ball on a starting spot (R-FROZEN-4)."""
+    opts = state.options
+    if (
+        opts.discipline is not Discipline.STRAIGHT_RAIL
+        or state.phase is not Phase.PLAY
+        or state.shooter is None
+    ):
+        return state, ()
+    cue = cue_ball(state)
+    contact = contact_of(state.balls, cue, opts.table_spec)
+    if not contact.balls:
+        return state, ()
+    touched = " and the ".join(contact.balls)
+    new = replace(
+        state,
+        balls=break_position(opts.table_spec, cue),
+        spot_choice=True,
+        zone_counts=(),
+    )
+    text = f"Frozen: the {cue} touches the {touched}. The balls go to the break position."
+    return new, (Call("respot", text, "R-FROZEN-1"),)
 
 
 def need_phase(state: MatchState, phase: Phase) -> None:

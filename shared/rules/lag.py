@@ -1,7 +1,9 @@
 """Judging the lag from one simulation of both lag strokes (RULES.md R-LAG-2 … R-LAG-5).
 
 R-LAG-3: the server simulates both balls in one run from t = 0 and hands the ShotResult here.
-R-LAG-6 (two repeats lose) is the referee's bookkeeping over several lags, in ``referee.py``.
+R-LAG-6 (as amended): online the strokes are simultaneous, so no repeat is one player's doing;
+an endless run of repeats is cut by a coin toss, which is the referee's bookkeeping over several
+lags, in ``referee.py``.
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ EQUAL_DISTANCE: Final[float] = 0.001  # m, R-LAG-4: "equal distance (within 1 mm
 class LagOutcome:
     winner: Seat | None  # None: the lag is repeated
     reason: str  # wire word
-    caused: tuple[bool, bool] = (False, False)  # R-LAG-6: who caused this repeat
     text: str = ""
 
 
@@ -32,7 +33,7 @@ def judge_lag(result: ShotResult, balls: dict[Seat, BallName], table: TableSpec)
     # Decision (docs/rules.md): a lag ball off the table loses the lag, like touching the red.
     off = (balls[0] in gone, balls[1] in gone)
     if all(off):
-        return LagOutcome(None, "both_off_table", off, "Both lag balls left the table: repeat.")
+        return LagOutcome(None, "both_off_table", "Both lag balls left the table: repeat.")
     if any(off):
         loser = off.index(True)
         return LagOutcome(1 - loser, "off_table", text=f"Seat {loser}'s lag ball left the table.")
@@ -40,7 +41,7 @@ def judge_lag(result: ShotResult, balls: dict[Seat, BallName], table: TableSpec)
     # R-LAG-5: touching the red loses; both touching it repeats.
     red = (_touched_red(result, balls[0]), _touched_red(result, balls[1]))
     if all(red):
-        return LagOutcome(None, "both_touched_red", red, "Both lag balls touched the red: repeat.")
+        return LagOutcome(None, "both_touched_red", "Both lag balls touched the red: repeat.")
     if any(red):
         loser = red.index(True)
         return LagOutcome(
@@ -65,8 +66,22 @@ def judge_lag(result: ShotResult, balls: dict[Seat, BallName], table: TableSpec)
             return LagOutcome(
                 1 - loser, "crossed", text=f"Seat {loser}'s lag ball crossed into the other half."
             )
+        return LagOutcome(None, "balls_touched", "The lag balls touched: repeat.")
+
+    # R-LAG-2 (decision): the lag is played onto the top cushion. A ball that never touches it
+    # loses, so a soft tap that stays by the bottom cushion cannot beat a real lag; if neither
+    # touches it, the lag is repeated.
+    top = (_touched_top(result, balls[0]), _touched_top(result, balls[1]))
+    if not any(top):
         return LagOutcome(
-            None, "balls_touched", (outside[0], outside[1]), "The lag balls touched: repeat."
+            None, "no_top_cushion", "Neither lag ball reached the top cushion: repeat."
+        )
+    if not all(top):
+        loser = top.index(False)
+        return LagOutcome(
+            1 - loser,
+            "no_top_cushion",
+            text=f"Seat {loser}'s lag ball did not reach the top cushion.",
         )
 
     # R-LAG-2: nearer the bottom cushion wins (a touch of the bottom cushion still counts).
@@ -82,6 +97,13 @@ def judge_lag(result: ShotResult, balls: dict[Seat, BallName], table: TableSpec)
         )
     winner = 0 if xs[0] < xs[1] else 1
     return LagOutcome(winner, "nearer", text=f"Seat {winner}'s ball stopped nearer the bottom.")
+
+
+def _touched_top(result: ShotResult, ball: BallName) -> bool:
+    return any(
+        e.cushion == "top"
+        for _, e in filter_events(result.events, by_kind("ball_cushion"), by_ball(ball))
+    )
 
 
 def _touched_red(result: ShotResult, ball: BallName) -> bool:

@@ -48,6 +48,11 @@ DEFAULT_DISTANCE: Final[dict[Discipline, int]] = {
 
 MAX_TIMEOUT_S: Final[int] = 300  # R-TIMEOUT-1: at most 5 minutes
 
+# R-DISC-FREE (decision): the corner zones' legs on the 2.84 m match table. On other tables the
+# default scales with the table's length, as the balkline lines do (docs/rules.md).
+CORNER_ZONE_LEG: Final[float] = 0.71  # m
+MATCH_LENGTH: Final[float] = 2.84  # m, R-TABLE-1
+
 
 @dataclass(frozen=True, slots=True)
 class MatchOptions:
@@ -58,14 +63,16 @@ class MatchOptions:
     shot_clock_s: int = 30  # R-CLOCK-1
     innings_limit: int | None = None  # R-END-3: None = no limit
     sets: int = 1  # R-END-4: best of ``sets`` games
-    equalizing: bool = True  # R-END-2; only applies when sets == 1 (set play turns it off)
+    # R-END-2: None = the default, on for a single game and off in set play; True/False forces it
+    equalizing: bool | None = None
     timeout_s: int = 60  # R-TIMEOUT-1 length, up to 300 s
-    timeouts_per_game: int = 1  # R-TIMEOUT-1: per player per game (per set in set play)
+    timeouts_per_game: int = 1  # R-TIMEOUT-1: per player per match (+1 in a deciding set)
     grace_s: int = 60  # R-END-5: reconnection grace before a forfeit
     no_show_s: int = 120  # R-END-5: grace for a seated player absent at the start
     table: str = "match"  # a name in shared.table.TABLES (R-TABLE-1)
     practice: bool = False  # one player, no lag, no clock, ``Place`` allowed
-    corner_zone_leg: float = 0.71  # m, R-DISC-FREE corner triangles' legs (match table)
+    # m, R-DISC-FREE corner triangles' legs; None: CORNER_ZONE_LEG scaled with the table
+    corner_zone_leg: float | None = None
 
     def __post_init__(self) -> None:
         # Accept the wire name too, so a server can pass what the client sent.
@@ -87,14 +94,21 @@ class MatchOptions:
             _positive_int("distance", self.distance, 1, 10_000)
         if self.innings_limit is not None:
             _positive_int("innings_limit", self.innings_limit, 1, 10_000)
-        if not isinstance(self.equalizing, bool) or not isinstance(self.practice, bool):
+        equalizing_ok = self.equalizing is None or isinstance(self.equalizing, bool)
+        if not equalizing_ok or not isinstance(self.practice, bool):
             raise ValueError("equalizing and practice must be true or false")
         if self.table not in TABLES:
             raise ValueError(f"unknown table {self.table!r}; known: {', '.join(TABLES)}")
         spec = table_by_name(self.table)
-        if not 0.1 <= self.corner_zone_leg <= spec.width / 2:
+        leg = self.corner_zone_leg
+        if leg is not None and (
+            isinstance(leg, bool)
+            or not isinstance(leg, int | float)
+            or not 0.1 <= leg <= spec.width / 2
+        ):
             raise ValueError(
-                f"corner_zone_leg must be in [0.1, {spec.width / 2}] m, got {self.corner_zone_leg}"
+                f"corner_zone_leg must be a number in [0.1, {spec.width / 2}] m on the "
+                f"{self.table} table, got {leg!r}"
             )
 
     @property
@@ -103,13 +117,25 @@ class MatchOptions:
         return self.distance if self.distance is not None else DEFAULT_DISTANCE[self.discipline]
 
     @property
+    def zone_leg(self) -> float:
+        """R-DISC-FREE: the corner zones' legs in metres: the option, or the default scaled
+        with the table (never more than half the width, where the two triangles meet)."""
+        if self.corner_zone_leg is not None:
+            return float(self.corner_zone_leg)
+        spec = self.table_spec
+        return min(CORNER_ZONE_LEG * spec.length / MATCH_LENGTH, spec.width / 2)
+
+    @property
     def table_spec(self) -> TableSpec:
         return table_by_name(self.table)
 
     @property
     def equalizing_applies(self) -> bool:
-        """R-END-2: the equalizing inning is on by option, but set play (R-END-4) turns it off."""
-        return self.equalizing and self.sets == 1
+        """R-END-2: on by default for a single game; in set play (R-END-4) each set is decided
+        by the distance alone unless the option turns the equalizing inning on."""
+        if self.equalizing is None:
+            return self.sets == 1
+        return self.equalizing
 
     @property
     def sets_to_win(self) -> int:

@@ -10,6 +10,7 @@ punctual one.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import replace
 
@@ -45,6 +46,7 @@ from shared.rules.game import (
     need_phase,
     put,
     ready_to_shoot,
+    respot_frozen_free_game,
     turn_calls,
 )
 from shared.rules.lag import judge_lag
@@ -76,6 +78,14 @@ __all__ = [
 ]
 
 POSITION_TOLERANCE = 1e-6  # m: a result must start from the state's positions
+# R-LAG-6 (amended): after this many repeats of the lag a coin toss decides it.
+LAG_REPEAT_LIMIT = 3
+
+
+def coin_toss(seed: str, repeats: int) -> Seat:
+    """The seat that wins the lag's coin toss: a pure function of the match and the repeat."""
+    digest = hashlib.sha256(f"{seed}:lag:{repeats}".encode()).digest()
+    return digest[0] & 1
 
 
 # Public helpers ------------------------------------------------------------------------------
@@ -185,7 +195,12 @@ def _start(state: MatchState, action: Start, now: int) -> tuple[MatchState, Verd
         deadline_ms=now + clock_ms(state),
         resting_at_ms=now,
     )
-    call = Call("lag", "Lag for the break: strike toward the top cushion.", "R-LAG-2")
+    call = Call(
+        "lag",
+        "Lag for the break: play your ball onto the top cushion and back. The ball that stops "
+        "nearer the bottom cushion wins; a ball that never reaches the top cushion loses.",
+        "R-LAG-2",
+    )
     return new, Verdict(calls=(call,))
 
 
@@ -215,17 +230,17 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
     table = state.options.table_spec
     judged = judge_lag(result, lag_balls(state), table)
     winner, reason, text = judged.winner, judged.reason, judged.text
-    repeats = (
-        state.lag_repeats[0] + judged.caused[0],
-        state.lag_repeats[1] + judged.caused[1],
-    )
+    repeats = state.lag_repeats + (1 if winner is None else 0)
     rest = now + duration_ms(result)
-    if winner is None:
-        # R-LAG-6: a player who caused two repeats loses the lag.
-        late = [s for s in (0, 1) if repeats[s] >= 2]
-        if len(late) == 1:
-            winner, reason = 1 - late[0], "two_repeats"
-            text = f"Seat {late[0]} caused two repeats of the lag and loses it (R-LAG-6)."
+    if winner is None and repeats >= LAG_REPEAT_LIMIT:
+        # R-LAG-6 (amended): online no repeat is one player's doing, so nobody loses the lag for
+        # repeats; an endless run of them is cut by a coin toss, seeded from the match so that
+        # the same match always tosses the same way, and announced as such.
+        winner, reason = coin_toss(action.seed, repeats), "coin_toss"
+        text = (
+            f"{text} The lag was repeated {repeats} times: a coin toss decides. "
+            f"Seat {winner} wins the toss (R-LAG-6)."
+        )
     shown = tuple(
         p if p is not None else q
         for p, q in zip((result.final.get(b) for b in BALLS), lag_position(table), strict=True)
@@ -253,7 +268,8 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
         resting_at_ms=rest,
         deadline_ms=rest + clock_ms(state),
     )
-    call = Call("lag_winner", text + " The winner chooses who breaks.", "R-LAG-7")
+    rule = "R-LAG-6" if reason == "coin_toss" else "R-LAG-7"
+    call = Call("lag_winner", text + " The winner chooses who breaks.", rule)
     return new, Verdict(lag_winner=winner, lag_reason=reason, calls=(call,))
 
 
@@ -279,7 +295,7 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
     judged = judge_stroke(
         discipline=opts.discipline,
         table=table,
-        zones=zones_for(opts.discipline, table, opts.corner_zone_leg),
+        zones=zones_for(opts.discipline, table, opts.zone_leg),
         cue=cue,
         balls=start,
         stroke=action.stroke,
@@ -341,8 +357,10 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
         new = replace(new, sets=(*state.sets[:-1], record))
         new, end_calls, over = end_inning(new, shooter, rest)
     calls.extend(end_calls)
+    new, frozen_calls = respot_frozen_free_game(new)
+    calls.extend(frozen_calls)
     if new.phase is Phase.PLAY:
-        calls.extend(turn_calls(new))
+        calls.extend(turn_calls(new, starting=True))
     # Balls the referee moved after the stroke: re-spots, and the break position of an
     # equalizing inning or a new set.
     for b, p in new.positions.items():
@@ -425,10 +443,18 @@ def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, 
     # Practice has one player, always seat 0; a match alternates the breaker.
     solo = state.options.practice or state.white_seat is None
     breaker = 0 if solo else 1 - state.sets[0].breaker
-    fresh = replace(new_match(state.options, now), white_seat=breaker, connected=state.connected)
-    new = begin_set(fresh, breaker=breaker, now=now, first=True)
+    # A seat that is away when the rematch starts gets a fresh reconnection grace (R-END-5):
+    # every state must either wait for a connected seat or have a deadline, never neither.
+    grace = tuple(None if up else now + state.options.grace_s * 1000 for up in state.connected)
+    fresh = replace(
+        new_match(state.options, now),
+        white_seat=breaker,
+        connected=state.connected,
+        grace_deadline=(grace[0], grace[1]),
+    )
+    new = settle(begin_set(fresh, breaker=breaker, now=now, first=True), now)
     call = Call("rematch", f"Rematch: seat {breaker} breaks with the white.", "R-LAG-7")
-    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new)))
+    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new, starting=True)))
 
 
 def _matching_start(state: MatchState, result: ShotResult) -> Balls:

@@ -52,7 +52,8 @@ def push_foul(
     table: TableSpec,
 ) -> Foul | None:
     """R-FROZEN-2 / R-FROZEN-3 → R-FOUL-PUSH: a non-massé stroke (elevation < 30°) with any
-    component toward a touching ball or cushion pushes it."""
+    component toward a touching ball pushes it; any stroke, massé included, with a component
+    into a touching cushion pushes it."""
     d = (math.cos(math.radians(stroke.direction)), math.sin(math.radians(stroke.direction)))
     p = balls[BALLS.index(cue)]
     for other in contact.balls:
@@ -77,7 +78,8 @@ def push_foul(
     normals = cushion_normals(table, p)
     for cushion in contact.cushions:
         nx, ny, _ = normals[cushion]
-        if d[0] * nx + d[1] * ny > 1e-9 and stroke.elevation < MASSE_ELEVATION:
+        # R-FROZEN-3: no exception for massé (HE d), unlike a touching ball (R-FROZEN-1c).
+        if d[0] * nx + d[1] * ny > 1e-9:
             return Foul(
                 "R-FOUL-PUSH",
                 "push",

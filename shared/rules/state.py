@@ -64,7 +64,7 @@ class MatchState:
     equalizing: bool = False  # the current inning is the equalizing inning (R-END-2)
     zone_counts: tuple[tuple[str, int], ...] = ()  # caroms in a row per zone, this run
     lag_strokes: tuple[Stroke | None, Stroke | None] = (None, None)
-    lag_repeats: Pair = (0, 0)  # R-LAG-6: repeats each seat caused
+    lag_repeats: int = 0  # R-LAG-6: lags repeated so far in this match (a coin toss cuts them)
     lag_winner: Seat | None = None
     lag_reason: str | None = None
     connected: tuple[bool, bool] = (True, True)

@@ -147,9 +147,9 @@ def match_view(state: MatchState) -> dict[str, Any]:
             "played": [s is not None for s in state.lag_strokes],
             "winner": state.lag_winner,
             "reason": state.lag_reason,
-            "repeats": list(state.lag_repeats),
+            "repeats": state.lag_repeats,
         }
-    zones = zones_for(opts.discipline, opts.table_spec, opts.corner_zone_leg)
+    zones = zones_for(opts.discipline, opts.table_spec, opts.zone_leg)
     if zones and state.shooter is not None:
         cue = cue_ball(state)
         a, b = (state.ball(o) for o in BALLS if o != cue)

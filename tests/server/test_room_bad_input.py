@@ -129,7 +129,9 @@ async def test_a_shooter_who_drops_mid_stroke_loses_nothing(
     joined = await back.request(ts.Rejoin(room_id=rid, seat_token=shooter.seat_token), tc.Joined)
     assert joined.seat == breaker
     snap = await back.expect(tc.Snapshot)
-    up = await carol.expect(tc.PlayerStatus, where=lambda m: m.status == "connected")
+    up = await carol.expect(
+        tc.PlayerStatus, where=lambda m: m.status == "connected" and m.seat == breaker
+    )
     assert up.seat == breaker and snap.seat == breaker
     if back_at == "before_rest":
         # The rejoined player animates the rest of its own stroke, exactly as broadcast.
@@ -177,8 +179,8 @@ def test_core_a_stroke_in_flight_when_its_shooter_drops_counts_once() -> None:
     room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=0.0, speed=0.10), 2_000)
-    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 2_000).jobs
+    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
+    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
     fx = room.simulated(run_job(lag), 2_100)
     (lag_msg,) = [m for _, m in fx.sends if isinstance(m, tc.LagResult)]
     moving = room.snapshot(None, now=2_100).in_motion
@@ -224,8 +226,8 @@ def test_core_a_concede_while_the_balls_roll_drops_that_stroke_from_the_rematch(
     room, a, b, _s = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=0.0, speed=0.10), 2_000)
-    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.13), 2_000).jobs
+    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
+    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
     room.simulated(run_job(lag), 2_100)
     winner = room.state.lag_winner
     assert winner is not None

@@ -79,7 +79,7 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
         (await alice.request(ts.Join(room_id=rid), tc.Joined)).seat_token,
         (await bob.request(ts.Join(room_id=rid), tc.Joined)).seat_token,
     ]
-    lag = (ts.Stroke(direction=0.0, speed=0.10), ts.Stroke(direction=0.0, speed=0.13))
+    lag = (ts.Stroke(direction=180.0, speed=0.05), ts.Stroke(direction=0.0, speed=0.5))
     await alice.send(lag[0])
     await bob.send(lag[1])
     result = await alice.expect(tc.LagResult, timeout=10)

@@ -70,7 +70,9 @@ def to_play(options: MatchOptions | None = None, breaker: int = 0) -> MatchState
     s, _ = apply(s, Start(), T0)
     s, _ = apply(s, LagStroke(0, Stroke(0.0, 2.0)), T0 + 1000)
     s, _ = apply(s, LagStroke(1, Stroke(0.0, 2.1)), T0 + 2000)
-    s, _ = apply(s, lag_result(s, [], {"white": (0.05, 0.2), "yellow": (0.10, 1.22)}), T0 + 2000)
+    # R-LAG-2: both lag balls went onto the top cushion and came back; the white stopped nearer.
+    lag = lag_result(s, ["white>top", "yellow>top"], {"white": (0.05, 0.2), "yellow": (0.10, 1.22)})
+    s, _ = apply(s, lag, T0 + 2000)
     s, _ = apply(s, ChooseBreak(0, breaker), s.resting_at_ms)
     return s
 

@@ -24,6 +24,7 @@ from shared.rules import (
     match_view,
     new_match,
     next_deadline,
+    stroke_start,
 )
 from tests.shared.rules.conftest import (
     MISS,
@@ -31,6 +32,7 @@ from tests.shared.rules.conftest import (
     T0,
     frozen_state,
     play,
+    to_play,
 )
 
 
@@ -158,3 +160,57 @@ def test_R_TIMEOUT_1_runs_on_while_the_player_is_away(playing) -> None:  # type:
     s, _ = apply(s, Tick(), t + 65_000)
     # The time-out is over; the shooter is still away, so the shot clock stays paused.
     assert s.phase is Phase.PLAY and s.deadline_ms is None and s.paused_ms == 25_000
+
+
+# Round 2 ---------------------------------------------------------------------------------------
+
+
+def test_R_TIMEOUT_1_one_per_match_not_per_set_and_one_more_in_the_deciding_set() -> None:
+    s = to_play(MatchOptions(distance=1, sets=3))
+    assert s.current.timeouts_left == (1, 1)
+    s, _ = apply(s, TimeOut(0), s.resting_at_ms)  # seat 0 uses its time-out in set 1
+    s, _ = apply(s, Resume(0), s.resting_at_ms + 1000)
+    s, _ = play(s, POINT_3C, now=s.resting_at_ms + 2000)  # seat 0 wins set 1
+    assert len(s.sets) == 2 and s.shooter == 1
+    # Set 2: no fresh time-out for seat 0; seat 1 still has its one.
+    assert s.current.timeouts_left == (0, 1)
+    s, _ = play(s, MISS)
+    with pytest.raises(IllegalAction) as err:
+        apply(s, TimeOut(0), s.resting_at_ms)
+    assert err.value.code == "no_timeouts_left"
+    s, _ = play(s, MISS)
+    s, _ = play(s, POINT_3C)  # seat 1 wins set 2: the third set decides
+    assert len(s.sets) == 3
+    # The deciding set (3rd of 3) gives each player one more, used or not (RU App. 1 §12).
+    assert s.current.timeouts_left == (1, 2)
+
+
+def test_R_TIMEOUT_1_none_in_the_equalizing_inning() -> None:
+    s = to_play(MatchOptions(distance=1))
+    s, _ = play(s, POINT_3C)
+    assert s.equalizing and s.shooter == 1 and s.current.timeouts_left[1] == 1
+    with pytest.raises(IllegalAction) as err:
+        apply(s, TimeOut(1), s.resting_at_ms)
+    assert err.value.code == "no_timeouts_left" and "equalizing" in err.value.message
+
+
+def test_R_FOUL_CLOCK_after_a_clock_foul_on_the_break_the_balls_are_played_as_they_lie() -> None:
+    s = to_play()
+    assert s.spot_choice and s.deadline_ms is not None
+    s2, v = apply(s, Tick(), s.deadline_ms)
+    assert v.foul is not None and v.foul.rule_id == "R-FOUL-CLOCK" and s2.shooter == 1
+    # R-BREAK-1: the starting-spot choice was the breaker's; seat 1 may not rebuild the table.
+    assert not s2.spot_choice and s2.positions == s.positions
+    with pytest.raises(IllegalAction) as err:
+        stroke_start(s2, "left")
+    assert err.value.code == "bad_field"
+
+
+def test_R_FOUL_CLOCK_after_a_respot_to_the_break_position_and_a_clock_foul() -> None:
+    s = frozen_state(Discipline.ONE_CUSHION)
+    s, _ = apply(s, Respot(0), s.resting_at_ms)
+    assert s.spot_choice and s.deadline_ms is not None
+    s2, _ = apply(s, Tick(), s.deadline_ms)
+    assert s2.shooter == 1 and not s2.spot_choice and s2.positions == s.positions
+    with pytest.raises(IllegalAction):
+        stroke_start(s2, "right")

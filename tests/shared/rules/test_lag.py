@@ -27,6 +27,7 @@ from shared.rules import (
 )
 from shared.rules.lag import LagOutcome, judge_lag
 from shared.rules.placement import lag_position
+from shared.rules.referee import LAG_REPEAT_LIMIT, coin_toss
 from shared.table import MATCH, Point
 from tests.shared.rules.builders import make_result
 from tests.shared.rules.conftest import T0, lag_result
@@ -34,6 +35,7 @@ from tests.shared.rules.conftest import T0, lag_result
 WHITE_NEAR = {"white": (0.05, 0.20), "yellow": (0.40, 1.22)}
 START = dict(zip(("white", "yellow", "red"), lag_position(MATCH), strict=True))
 STROKES = {"white": Stroke(0.0, 2.0), "yellow": Stroke(0.0, 2.0)}
+BOTH_TOP = ["white>top", "yellow>top"]  # R-LAG-2: both lag balls went onto the top cushion
 
 
 def judged(
@@ -46,9 +48,27 @@ def judged(
 
 
 CASES = [
-    pytest.param([], WHITE_NEAR, None, 0, "nearer", id="R-LAG-2 nearer the bottom cushion wins"),
     pytest.param(
-        ["white>top", "white>bottom"],
+        BOTH_TOP, WHITE_NEAR, None, 0, "nearer", id="R-LAG-2 nearer the bottom cushion wins"
+    ),
+    pytest.param(
+        ["yellow>top"],
+        WHITE_NEAR,
+        None,
+        1,
+        "no_top_cushion",
+        id="R-LAG-2 a ball that never touches the top cushion loses even when nearer",
+    ),
+    pytest.param(
+        ["white>bottom"],
+        WHITE_NEAR,
+        None,
+        None,
+        "no_top_cushion",
+        id="R-LAG-2 neither ball touches the top cushion: repeat",
+    ),
+    pytest.param(
+        ["white>top", "yellow>top", "white>bottom"],
         {"white": (0.20, 0.2), "yellow": (0.25, 1.2)},
         None,
         0,
@@ -56,7 +76,7 @@ CASES = [
         id="R-LAG-2 a touch of the bottom cushion still counts",
     ),
     pytest.param(
-        [],
+        BOTH_TOP,
         {"white": (0.1000, 0.2), "yellow": (0.1008, 1.2)},
         None,
         None,
@@ -132,7 +152,7 @@ def test_R_LAG_3_both_strokes_are_simulated_together() -> None:
     strokes = lag_strokes(s)
     assert strokes == {"white": Stroke(0.0, 2.0), "yellow": Stroke(0.0, 2.0)}
     assert lag_balls(s) == {0: "white", 1: "yellow"}
-    s2, v = apply(s, lag_result(s, [], WHITE_NEAR), T0 + 300)
+    s2, v = apply(s, lag_result(s, BOTH_TOP, WHITE_NEAR), T0 + 300)
     assert v.lag_winner == 0 and s2.phase is Phase.BREAK_CHOICE
 
 
@@ -147,18 +167,33 @@ def test_R_LAG_3_a_result_from_other_strokes_is_refused() -> None:
 
 def test_R_LAG_4_repeat_resets_the_strokes_and_clock() -> None:
     s = lag_state()
-    s2, v = apply(s, lag_result(s, [], {"white": (0.1, 0.2), "yellow": (0.1, 1.2)}), T0 + 300)
+    s2, v = apply(s, lag_result(s, BOTH_TOP, {"white": (0.1, 0.2), "yellow": (0.1, 1.2)}), T0 + 300)
     assert v.lag_repeat and s2.phase is Phase.LAG
     assert s2.lag_strokes == (None, None)
     assert s2.deadline_ms == s2.resting_at_ms + 30_000
 
 
-def test_R_LAG_6_a_player_who_caused_two_repeats_loses() -> None:
-    # Seat 0 already caused one repeat; now both balls touch the red: seat 0 reaches two.
-    s = replace(lag_state(), lag_repeats=(1, 0))
-    s2, v = apply(s, lag_result(s, ["yellow*red", "white*red"], WHITE_NEAR), T0 + 300)
-    assert (v.lag_winner, v.lag_reason) == (1, "two_repeats")
-    assert s2.lag_repeats == (2, 1)
+def test_R_LAG_6_repeats_are_nobodys_doing_and_a_coin_toss_cuts_them() -> None:
+    # R-LAG-6 as amended: online the strokes are simultaneous, so a repeat costs nobody the lag.
+    s = lag_state()
+    for repeats in range(1, LAG_REPEAT_LIMIT):
+        s, v = apply(s, lag_result(s, ["yellow*red", "white*red"], WHITE_NEAR), T0 + 300)
+        assert v.lag_repeat and v.lag_winner is None and s.phase is Phase.LAG
+        assert s.lag_repeats == repeats
+        s, _ = apply(s, LagStroke(0, Stroke(0.0, 2.0)), T0 + 400)
+        s, _ = apply(s, LagStroke(1, Stroke(0.0, 2.0)), T0 + 500)
+    # The next repeat is cut: a coin toss, announced as such, decides the lag.
+    lag = lag_result(s, ["yellow*red", "white*red"], WHITE_NEAR)
+    s2, v = apply(s, replace(lag, seed="match-42"), T0 + 600)
+    assert v.lag_reason == "coin_toss" and not v.lag_repeat
+    assert v.lag_winner == coin_toss("match-42", LAG_REPEAT_LIMIT)
+    assert s2.phase is Phase.BREAK_CHOICE and s2.lag_winner == v.lag_winner
+    assert any("coin toss" in c.text and c.rule_id == "R-LAG-6" for c in v.calls)
+    # The toss is a pure function of the match: the same match always tosses the same way,
+    # and over many matches both seats win it.
+    s3, v3 = apply(s, replace(lag, seed="match-42"), T0 + 600)
+    assert (s3, v3) == (s2, v)
+    assert {coin_toss(f"match-{i}", LAG_REPEAT_LIMIT) for i in range(20)} == {0, 1}
 
 
 def test_R_LAG_6_no_lag_stroke_before_the_clock_loses() -> None:
@@ -188,7 +223,7 @@ def test_R_LAG_6_neither_player_lags_abandons_the_match() -> None:
 
 def test_R_LAG_7_break_choice_on_the_clock_defaults_to_the_winner() -> None:
     s = lag_state()
-    s, _ = apply(s, lag_result(s, [], WHITE_NEAR), T0 + 300)
+    s, _ = apply(s, lag_result(s, BOTH_TOP, WHITE_NEAR), T0 + 300)
     assert s.deadline_ms is not None
     s2, _v = apply(s, Tick(), s.deadline_ms)
     assert s2.phase is Phase.PLAY and s2.shooter == 0 and s2.white_seat == 0
@@ -196,7 +231,7 @@ def test_R_LAG_7_break_choice_on_the_clock_defaults_to_the_winner() -> None:
 
 def test_R_LAG_7_lag_stroke_in_the_wrong_phase_is_refused() -> None:
     s = lag_state()
-    s, _ = apply(s, lag_result(s, [], WHITE_NEAR), T0 + 300)
+    s, _ = apply(s, lag_result(s, BOTH_TOP, WHITE_NEAR), T0 + 300)
     with pytest.raises(IllegalAction) as err:
         apply(s, LagStroke(0, Stroke(0.0, 2.0)), T0 + 400)
     assert err.value.code == "wrong_phase"

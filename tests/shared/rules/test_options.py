@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from shared.rules import DEFAULT_DISTANCE, Discipline, MatchOptions
+from shared.table import TABLES
 
 
 def test_wire_names_and_defaults() -> None:
@@ -29,6 +30,8 @@ def test_R_END_2_R_END_4_set_play_turns_the_equalizing_inning_off() -> None:
     assert MatchOptions().equalizing_applies
     assert not MatchOptions(sets=3).equalizing_applies
     assert not MatchOptions(equalizing=False).equalizing_applies
+    # R-END-2 as corrected: "the option can turn it on" in set play too.
+    assert MatchOptions(sets=3, equalizing=True).equalizing_applies
     assert MatchOptions(sets=3).sets_to_win == 2
 
 
@@ -62,3 +65,23 @@ def test_every_rules_module_is_pure() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+@pytest.mark.parametrize("table", list(TABLES))
+@pytest.mark.parametrize("discipline", list(Discipline))
+def test_R_TABLE_1_every_table_starts_a_match_in_every_discipline(table, discipline) -> None:  # type: ignore[no-untyped-def]
+    # The club tables used to be refused: the 0.71 m corner leg is more than half their width.
+    opts = MatchOptions(discipline=discipline, table=table)
+    spec = opts.table_spec
+    # R-DISC-FREE decision: 0.71 m on the match table, scaled with the table's length.
+    assert opts.zone_leg == pytest.approx(min(0.71 * spec.length / 2.84, spec.width / 2))
+    assert opts.zone_leg <= spec.width / 2
+
+
+def test_R_DISC_FREE_corner_zone_leg_scales_with_the_table() -> None:
+    assert MatchOptions().zone_leg == pytest.approx(0.71)
+    assert MatchOptions(table="club_210").zone_leg == pytest.approx(0.525)
+    assert MatchOptions(table="ru_9ft").zone_leg == pytest.approx(0.64)
+    assert MatchOptions(table="club_210", corner_zone_leg=0.4).zone_leg == 0.4
+    with pytest.raises(ValueError, match="corner_zone_leg"):
+        MatchOptions(table="club_210", corner_zone_leg=0.71)

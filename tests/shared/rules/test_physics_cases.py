@@ -153,6 +153,21 @@ def test_R_LAG_2_R_LAG_3_real_lag_simulated_together() -> None:
     assert s2.resting_at_ms == T0 + 300 + math.ceil(result.duration * 1000)
 
 
+def test_R_LAG_2_real_backwards_tap_that_never_reaches_the_top_cushion_loses() -> None:
+    # Seat 0 taps its ball backwards at 0.3 m/s: it stops by the bottom cushion, far nearer
+    # than seat 1's real lag, but it never went onto the top cushion, so it loses the lag.
+    s, _ = apply(new_match(MatchOptions(), T0), Start(), T0)
+    s, _ = apply(s, LagStroke(0, Stroke(180.0, 0.3)), T0 + 100)
+    s, _ = apply(s, LagStroke(1, Stroke(0.0, 3.6)), T0 + 200)
+    strokes = lag_strokes(s)
+    assert strokes is not None
+    result = simulate_lag(MATCH, s.positions, strokes)
+    tap, lag = result.final["white"], result.final["yellow"]
+    assert tap is not None and lag is not None and tap[0] < lag[0]  # the tap stopped nearer
+    _, v = apply(s, LagResult(result), T0 + 300)
+    assert (v.lag_winner, v.lag_reason) == (1, "no_top_cushion")
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     st.sampled_from(list(Discipline)),

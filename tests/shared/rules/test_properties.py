@@ -17,12 +17,15 @@ from shared.rules import (
     Phase,
     PlayStroke,
     Reconnected,
+    Rematch,
     Respot,
     Resume,
+    Start,
     Tick,
     TimeOut,
     apply,
     cue_ball,
+    new_match,
     next_deadline,
     scoresheet,
     state_from_dict,
@@ -200,3 +203,96 @@ def test_R_RESPOT_GEOM_after_any_respot_no_two_balls_overlap(coords, jumped, nex
     for b, p in moved.items():
         others = [q for c, q in zip(BALLS, final, strict=True) if c != b]
         assert all(math.dist(p, q) > 2 * R + TOUCH_TOLERANCE for q in others if q is not None)
+
+
+def awaited_seats(state: MatchState) -> list[int]:
+    """The seats the referee waits for (an action only they can send)."""
+    if state.phase is Phase.LAG:
+        return [s for s in (0, 1) if state.lag_strokes[s] is None]
+    if state.phase is Phase.BREAK_CHOICE:
+        return [state.lag_winner] if state.lag_winner is not None else []
+    if state.phase in (Phase.PLAY, Phase.TIMEOUT) and state.shooter is not None:
+        return [state.shooter]
+    return []
+
+
+def is_live(state: MatchState) -> bool:
+    """Every reachable state either waits for an action from a connected seat or has a
+    deadline; otherwise nobody can act and nothing expires (a stalled room)."""
+    if state.phase is Phase.OVER:
+        return True  # final, unless both players ask for a rematch
+    if state.phase is Phase.LAG and None not in state.lag_strokes:
+        return True  # both lag strokes are in: the server simulates them now
+    if next_deadline(state) is not None:
+        return True
+    return any(state.connected[s] for s in awaited_seats(state))
+
+
+live_move = st.one_of(
+    stroke_move,
+    stroke_move,
+    stroke_move,
+    st.tuples(st.just("tick"), st.integers(0, 200_000)),
+    st.tuples(st.sampled_from(["timeout", "resume", "respot", "rematch"])),
+    st.tuples(st.sampled_from(["disc", "recon", "vote"]), st.integers(0, 1)),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    discipline,
+    st.lists(live_move, min_size=5, max_size=60),
+    st.integers(1, 3),
+    st.booleans(),
+    st.integers(1, 3),
+)
+def test_every_reachable_state_waits_for_a_connected_seat_or_has_a_deadline(  # type: ignore[no-untyped-def]
+    disc, moves, distance, practice, sets
+) -> None:
+    # R-END-5 and Rematch: a room must never stall, through rematches and disconnections.
+    opts = MatchOptions(discipline=disc, distance=distance, practice=practice, sets=sets)
+    if practice:
+        state, _ = apply(new_match(opts, 1_000_000), Start(), 1_000_000)
+    else:
+        state = replace(to_play(opts), break_shot=False)
+    now = state.resting_at_ms
+    totals = (0, 0)
+    for m in moves:
+        seat = state.shooter if state.shooter is not None else 0
+        action: Action | None = None
+        if m[0] == "stroke" and state.phase is Phase.PLAY:
+            now = max(now, state.resting_at_ms)
+            action = stroke_action(state, m[1], m[2], m[3])
+        elif m[0] == "tick":
+            now += m[1]
+            action = Tick()
+        elif m[0] == "timeout":
+            action = TimeOut(seat)
+        elif m[0] == "resume":
+            action = Resume(seat)
+        elif m[0] == "respot":
+            now = max(now, state.resting_at_ms)
+            action = Respot(seat)
+        elif m[0] == "rematch":
+            action = Rematch(0)
+        elif m[0] == "vote":
+            action = Rematch(m[1])
+        elif m[0] == "disc":
+            action = Disconnected(m[1])
+        elif m[0] == "recon":
+            action = Reconnected(m[1])
+        if action is None:
+            continue
+        before = state
+        try:
+            state, _verdict = apply(state, action, now)
+        except IllegalAction:
+            assert state is before
+            continue
+        if isinstance(action, Rematch) and state.phase is not Phase.OVER:
+            totals = (0, 0)  # a fresh match
+        sheet = scoresheet(state)
+        new_totals = (sheet.match[0].points, sheet.match[1].points)
+        assert new_totals[0] >= totals[0] and new_totals[1] >= totals[1]  # scores never drop
+        totals = new_totals
+        assert is_live(state), f"stalled after {action!r}: {state!r}"

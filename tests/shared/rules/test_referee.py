@@ -11,6 +11,7 @@ from shared.rules import (
     ChooseBreak,
     Concede,
     Discipline,
+    Disconnected,
     IllegalAction,
     LagStroke,
     MatchOptions,
@@ -70,7 +71,11 @@ def test_R_LAG_7_only_the_winner_chooses() -> None:
     s, _ = apply(s, Start(), T0)
     s, _ = apply(s, LagStroke(0, Stroke(0.0, 2.0)), T0)
     s, _ = apply(s, LagStroke(1, Stroke(0.0, 2.0)), T0)
-    s, v = apply(s, lag_result(s, [], {"white": (0.30, 0.2), "yellow": (0.10, 1.22)}), T0)
+    s, v = apply(
+        s,
+        lag_result(s, ["white>top", "yellow>top"], {"white": (0.30, 0.2), "yellow": (0.10, 1.22)}),
+        T0,
+    )
     assert v.lag_winner == 1 and v.lag_reason == "nearer"
     with pytest.raises(IllegalAction) as err:
         apply(s, ChooseBreak(0, 0), s.resting_at_ms)
@@ -248,3 +253,77 @@ def test_a_result_not_from_the_state_is_a_server_bug_not_a_player_mistake(playin
     other = make_result(playing.positions, {"white": Stroke(10.0, 1.0)}, POINT_3C)
     with pytest.raises(ValueError, match="this stroke"):
         apply(playing, PlayStroke(0, STROKE, other), playing.resting_at_ms)
+
+
+# Round 2: the rule books read line by line --------------------------------------------------
+
+
+def test_R_FROZEN_1_free_game_frozen_balls_go_to_the_break_position_before_the_stroke() -> None:
+    # PT Art. 15.1: in straight rail there is no "play away" choice. A miss leaves the yellow
+    # (the next shooter's ball) touching the red: the referee re-spots all three at once.
+    s = replace(to_play(MatchOptions(discipline=Discipline.STRAIGHT_RAIL)), break_shot=False)
+    touching = {"white": (2.0, 0.4), "yellow": (1.0, 0.7), "red": (1.0 + 2 * 0.03075, 0.7)}
+    s2, v = play(s, ["red"], touching)
+    assert s2.shooter == 1 and cue_ball(s2) == "yellow"
+    assert s2.positions == {
+        "white": MATCH.bottom_spot,
+        "yellow": MATCH.right_start_spot,
+        "red": MATCH.top_spot,
+    }
+    assert dict(v.respots) == s2.positions  # announced with the verdict, before the stroke
+    assert [c.code for c in v.calls if c.rule_id == "R-FROZEN-1"] == ["respot"]
+    assert "frozen" not in [c.code for c in v.calls]  # nothing is left touching
+    assert s2.spot_choice  # the shooter's ball on a starting spot of their choice (R-FROZEN-4)
+
+
+def test_R_FROZEN_1_other_disciplines_keep_the_choice() -> None:
+    s = replace(to_play(MatchOptions(discipline=Discipline.ONE_CUSHION)), break_shot=False)
+    touching = {"white": (2.0, 0.4), "yellow": (1.0, 0.7), "red": (1.0 + 2 * 0.03075, 0.7)}
+    s2, v = play(s, ["red"], touching)
+    assert s2.positions == touching and not v.respots
+    assert "frozen" in [c.code for c in v.calls]
+
+
+@pytest.mark.parametrize(
+    ("discipline", "distance", "to_go"),
+    [
+        pytest.param(Discipline.THREE_CUSHION, 3, "3 to go.", id="R-CALL-2 three-cushion from 3"),
+        pytest.param(Discipline.STRAIGHT_RAIL, 5, "5 to go.", id="R-CALL-2 other from 5"),
+    ],
+)
+def test_R_CALL_2_n_to_go_when_a_turn_starts(discipline, distance, to_go) -> None:  # type: ignore[no-untyped-def]
+    # The breaker comes to the table needing the whole distance: it is called at the break.
+    opts = MatchOptions(discipline=discipline, distance=distance)
+    s = new_match(opts, T0)
+    s, _ = apply(s, Start(), T0)
+    s, _ = apply(s, LagStroke(0, Stroke(0.0, 2.0)), T0)
+    s, _ = apply(s, LagStroke(1, Stroke(0.0, 2.0)), T0)
+    lag = lag_result(s, ["white>top", "yellow>top"], {"white": (0.1, 0.2), "yellow": (0.3, 1.2)})
+    s, _ = apply(s, lag, T0)
+    s, v = apply(s, ChooseBreak(0, 0), s.resting_at_ms)
+    assert [c.text for c in v.calls if c.code == "to_go"] == [to_go]
+    # A miss: the other player comes to the table needing the distance too, and hears it.
+    s, v = play(s, MISS)
+    assert s.shooter == 1
+    assert [c.text for c in v.calls if c.code == "to_go"] == [to_go]
+
+
+def test_R_CALL_2_not_called_when_far_from_the_distance(playing) -> None:  # type: ignore[no-untyped-def]
+    s, v = play(playing, MISS)  # 25 to go in three-cushion: no countdown yet
+    assert s.shooter == 1 and "to_go" not in [c.code for c in v.calls]
+
+
+def test_R_END_5_rematch_with_a_seat_away_still_has_a_deadline() -> None:
+    # A player votes for the rematch and drops; the other votes: the new match must not wait
+    # forever for a seat that is away with no grace deadline.
+    s = to_play(MatchOptions(distance=1, equalizing=False))
+    s, _ = play(s, POINT_3C)
+    s, _ = apply(s, Rematch(1), s.resting_at_ms)
+    s, _ = apply(s, Disconnected(1), s.resting_at_ms)
+    s, _ = apply(s, Rematch(0), s.resting_at_ms + 10)
+    assert s.phase is Phase.PLAY and s.shooter == 1 and not s.connected[1]
+    deadline = next_deadline(s)
+    assert deadline is not None and deadline == s.grace_deadline[1]
+    s2, v = apply(s, Tick(), deadline)
+    assert s2.phase is Phase.OVER and v.game_over is not None
+    assert v.game_over.reason is Termination.FORFEIT and v.game_over.winner == 0

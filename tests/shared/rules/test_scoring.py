@@ -249,6 +249,20 @@ FROZEN_CUSHION: Balls = ((1.0, R), (2.0, 1.0), (2.2, 0.5))  # white on the right
             None,
             id="R-FROZEN-3 away from the touching cushion",
         ),
+        pytest.param(
+            FROZEN_CUSHION,
+            Stroke(300.0, 3.0, elevation=60.0),
+            ["left"],
+            "push",
+            id="R-FROZEN-3 a masse toward the touching cushion is a push too",
+        ),
+        pytest.param(
+            FROZEN_CUSHION,
+            Stroke(60.0, 3.0, elevation=60.0),
+            ["left"],
+            None,
+            id="R-FROZEN-3 a masse away from the touching cushion is fine",
+        ),
     ],
 )
 def test_push_fouls(balls, stroke, steps, foul) -> None:  # type: ignore[no-untyped-def]
