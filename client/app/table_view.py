@@ -223,8 +223,8 @@ class TableView(arcade.View):
         if phase == "lag" and m.my_turn:
             # R-LAG-2 in the player's view: the table is drawn with the top cushion on the right.
             return (
-                "Lag: shoot toward the short cushion on the right; "
-                "the ball that stops nearest the left one wins"
+                "Lag: play onto the right short cushion and back; "
+                "the ball that stops nearest the left short cushion wins"
             )
         if phase == "lag":
             return "Lag played; waiting for the other lag stroke"

@@ -247,6 +247,13 @@ def main() -> None:
     out["redraw"] = {"idle": idle, "after_input": after_input, "after_call": after_call}
 
     c, v = setup("player")
+    c.model.local_server_down = True  # what Controller._check_local sets when it died
+    frame()
+    key(arcade.key.SPACE)
+    frame()
+    out["local_down"] = {"overlay": v.overlay(), "can_aim": v.can_aim(), "sent": list(c.sent)}
+
+    c, v = setup("player")
     closed_kept = v.on_close()  # the window's close button, in a running match
     frame()
     out["close"] = {"kept_open": closed_kept, "overlay": v.overlay(), "sent": list(c.sent)}
