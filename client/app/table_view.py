@@ -128,6 +128,7 @@ class TableView(arcade.View):
         self.title = ""
         # "leave" (Esc) or "quit" (the window's close button) while asking to confirm.
         self.confirm: str | None = None
+        self._lagged: tuple[Any] | None = None  # the lag result we had when we sent our lag
         self.fast = False  # F held: the stroke's picture runs four times as fast
         self._preview: tuple[Any, list[tuple[float, float]]] | None = None
 
@@ -145,6 +146,12 @@ class TableView(arcade.View):
         return (
             self._sent is None
             and self.confirm is None
+            # One lag stroke per lag round (R-LAG-3): none again until a lag_result comes.
+            and not (
+                m.phase == "lag"
+                and self._lagged is not None
+                and self._lagged[0] is m.state.last_lag
+            )
             and m.my_turn
             and not m.animating()
             and not m.replaying
@@ -500,6 +507,8 @@ class TableView(arcade.View):
             fields["spot"] = self.aim.break_spot
         self.controller.send("stroke", **fields)
         st = self.model.state
+        if self.model.phase == "lag":
+            self._lagged = (st.last_lag,)
         self._sent = (
             time.monotonic(),
             self.model.strokes_started,

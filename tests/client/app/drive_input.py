@@ -246,6 +246,25 @@ def main() -> None:
     after_call = WINDOW.frames_drawn - idle - after_input
     out["redraw"] = {"idle": idle, "after_input": after_input, "after_call": after_call}
 
+    # One lag stroke per lag round: the referee's "lag stroke is in" call does not give the
+    # cue back (it used to, and a second lag stroke was refused by the server).
+    lag = {"balls": {"0": "white", "1": "yellow"}, "played": [False, False], "winner": None}
+    c, v = setup("player", phase="lag", shooter=None, lag=lag)
+    first = v.can_aim()
+    key(arcade.key.SPACE)
+    frame()
+    c.model.apply(
+        {"t": "call", "seq": 3, "code": "lag_stroke", "text": "Seat 0's lag stroke is in."}
+    )
+    frame()
+    key(arcade.key.SPACE)
+    frame()
+    out["lag_once"] = {
+        "first": first,
+        "strokes": sum(1 for s in c.sent if s["t"] == "stroke"),
+        "can_aim": v.can_aim(),
+    }
+
     c, v = setup("player")
     c.model.local_server_down = True  # what Controller._check_local sets when it died
     frame()

@@ -183,6 +183,11 @@ def test_the_window_redraws_only_when_something_changed(driven: dict[str, Any]) 
     assert case["after_input"] == 1 and case["after_call"] == 1
 
 
+def test_r_lag_3_one_lag_stroke_per_round(driven: dict[str, Any]) -> None:
+    case = driven["lag_once"]
+    assert case == {"first": True, "strokes": 1, "can_aim": False}
+
+
 def test_a_dead_local_server_is_said_and_offered_a_restart(driven: dict[str, Any]) -> None:
     case = driven["local_down"]
     title, lines = case["overlay"]
