@@ -265,6 +265,17 @@ def main() -> None:
         "can_aim": v.can_aim(),
     }
 
+    # An unreachable --url: the lobby shows that URL (not the default) and the whole error.
+    from client.app.lobby_view import LobbyView
+
+    c = Controller(WINDOW)
+    err = c.connect("ws://127.0.0.1:9/", "ana")
+    lobby = LobbyView(c)
+    lobby.status = err or ""
+    WINDOW.show_view(lobby)
+    frame()
+    out["bad_url"] = {"field": lobby.url.value, "status": lobby.labels.text("status")}
+
     c, v = setup("player")
     c.model.local_server_down = True  # what Controller._check_local sets when it died
     frame()
