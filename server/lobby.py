@@ -788,6 +788,7 @@ class GameServer:
             )
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
+            body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
             response = connection.respond(HTTPStatus.OK, body)
             response.headers = Headers(
                 [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type"]
