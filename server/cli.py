@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from server.accounts import accounts_from_args, add_account_options
 from server.config import DEFAULT_PORT
 
 
@@ -16,6 +17,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
     parser.add_argument("--db", default="carom.db", help="SQLite file (default carom.db)")
+    add_account_options(parser)  # ratings and quick match (server/accounts.py)
     parser.add_argument(
         "--workers",
         type=int,
@@ -81,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         db_path=args.db,
+        accounts=accounts_from_args(args),
         workers=args.workers,
         origins=tuple(args.origin),
         max_rooms=args.max_rooms,
