@@ -192,6 +192,7 @@ async def test_health_and_metrics(server: GameServer, url: str) -> None:
     )
     assert values["carom_rooms"] == "1" and values["carom_connections"] == "1"
     assert "carom_strokes_total" in values and "carom_simulation_cpu_seconds_total" in values
+    assert values["carom_stroke_seconds_count"] == "0"
     status, _, _ = await asyncio.to_thread(_http_get, server.port, "/elsewhere")
     assert status == 404
 
