@@ -94,6 +94,32 @@ def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_upd
     _calls_once_off_the_cloth(spec["samples"]["rest"], calls, spec["call_strip"], spec["rails"])
 
 
+def test_the_window_resizes_and_the_table_scales_to_fit() -> None:
+    """Issue 13 point 9: a resizable window; each ball is drawn where the layout for the new
+    size puts it."""
+    from client.app.render import BALL_COLOURS
+
+    proc = subprocess.run(
+        [
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 1600x900x24",
+            sys.executable,
+            str(Path(__file__).with_name("drive_resize.py")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for case in json.loads(proc.stdout.strip().splitlines()[-1]):
+        assert case["image"] == case["size"]
+        for ball, rgb in case["balls"].items():
+            target = BALL_COLOURS[ball][:3]
+            assert max(abs(a - b) for a, b in zip(rgb, target, strict=True)) <= 60, (case, ball)
+
+
 def _calls_once_off_the_cloth(
     texts: dict[str, Any], calls: list[str], strip: list[float], rails: list[float]
 ) -> None:
