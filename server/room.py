@@ -284,11 +284,13 @@ class Room:
                 "shot_clock_s": opts.shot_clock_s,
                 "innings_limit": opts.innings_limit,
                 "sets": opts.sets,
-                "equalizing": opts.equalizing,
+                "equalizing": opts.equalizing_applies,
                 "timeout_s": opts.timeout_s,
                 "grace_s": opts.grace_s,
                 "table": opts.table,
                 "practice": opts.practice,
+                # R-DISC-FREE: the corner zones' legs in force (scaled with the table)
+                "corner_zone_leg": opts.zone_leg,
             },
             "seats": [
                 None

@@ -516,9 +516,12 @@ _LAG_CACHE: dict[tuple[str, Balls, BallName], tuple[float, float]] = {}
 
 def _lag_finish(table: TableSpec, balls: Balls, cue: BallName, speed: float) -> float:
     """Where the lag ball stops (x, m) for a straight stroke up the table; large when it hits
-    anything but the cushions."""
+    a ball or never reaches the top cushion."""
     result = simulate(table, balls, cue, Stroke(0.0, speed, 0.0, 0.0, 0.0))
     if any(e.kind == "ball_ball" for e in result.events):
+        return table.length
+    # R-LAG-2: a lag ball that never touches the top cushion loses, however near it stops.
+    if not any(e.kind == "ball_cushion" and e.cushion == "top" for e in result.events):
         return table.length
     p = result.final.get(cue)
     return table.length if p is None else p[0]

@@ -22,6 +22,7 @@ from shared.rules.game import (
 )
 from shared.rules.state import MatchState, Phase
 from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
+from shared.table import BallName, Point
 
 
 def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, Verdict]:
@@ -92,6 +93,7 @@ def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
     calls: list[Call] = []
     last = Verdict()
     fouls: list[Foul] = []
+    respots: dict[BallName, Point] = {}
     for _ in range(64):  # each round moves a deadline forward; 64 is far beyond any real tick
         due = earliest_due(state, now)
         if due is None:
@@ -102,8 +104,9 @@ def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
         calls.extend(verdict.calls)
         if verdict.foul is not None:
             fouls.append(verdict.foul)
+        respots.update(verdict.respots)
         last = verdict
-    merged = replace(last, calls=tuple(calls), foul=fouls[-1] if fouls else None)
+    merged = replace(last, calls=tuple(calls), foul=fouls[-1] if fouls else None, respots=respots)
     return state, merged
 
 
@@ -180,8 +183,10 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         paused_ms=None,
     )
     new, calls, over = end_inning(new, shooter, at)
+    lying = new.positions
     new, frozen_calls = respot_frozen_free_game(new)
     calls.extend(frozen_calls)
+    respots = {b: p for b, p in new.positions.items() if p != lying[b]}
     foul = Foul("R-FOUL-CLOCK", "clock", f"Foul: seat {shooter}'s shot clock ran out (R-CLOCK-1).")
     all_calls = [Call("foul", foul.text, foul.rule_id), *calls]
     if new.phase is Phase.PLAY:
@@ -189,6 +194,7 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
     return new, Verdict(
         foul=foul,
         calls=tuple(all_calls),
+        respots=respots,
         set_over=over,
         next_shooter=new.shooter if new.phase is not Phase.OVER else None,
         game_over=new.result if new.phase is Phase.OVER else None,

@@ -63,7 +63,8 @@ class MatchOptions:
     shot_clock_s: int = 30  # R-CLOCK-1
     innings_limit: int | None = None  # R-END-3: None = no limit
     sets: int = 1  # R-END-4: best of ``sets`` games
-    equalizing: bool = True  # R-END-2; only applies when sets == 1 (set play turns it off)
+    # R-END-2: None = the default, on for a single game and off in set play; True/False forces it
+    equalizing: bool | None = None
     timeout_s: int = 60  # R-TIMEOUT-1 length, up to 300 s
     timeouts_per_game: int = 1  # R-TIMEOUT-1: per player per match (+1 in a deciding set)
     grace_s: int = 60  # R-END-5: reconnection grace before a forfeit
@@ -93,7 +94,8 @@ class MatchOptions:
             _positive_int("distance", self.distance, 1, 10_000)
         if self.innings_limit is not None:
             _positive_int("innings_limit", self.innings_limit, 1, 10_000)
-        if not isinstance(self.equalizing, bool) or not isinstance(self.practice, bool):
+        equalizing_ok = self.equalizing is None or isinstance(self.equalizing, bool)
+        if not equalizing_ok or not isinstance(self.practice, bool):
             raise ValueError("equalizing and practice must be true or false")
         if self.table not in TABLES:
             raise ValueError(f"unknown table {self.table!r}; known: {', '.join(TABLES)}")
@@ -129,8 +131,11 @@ class MatchOptions:
 
     @property
     def equalizing_applies(self) -> bool:
-        """R-END-2: the equalizing inning is on by option, but set play (R-END-4) turns it off."""
-        return self.equalizing and self.sets == 1
+        """R-END-2: on by default for a single game; in set play (R-END-4) each set is decided
+        by the distance alone unless the option turns the equalizing inning on."""
+        if self.equalizing is None:
+            return self.sets == 1
+        return self.equalizing
 
     @property
     def sets_to_win(self) -> int:

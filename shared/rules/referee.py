@@ -195,7 +195,12 @@ def _start(state: MatchState, action: Start, now: int) -> tuple[MatchState, Verd
         deadline_ms=now + clock_ms(state),
         resting_at_ms=now,
     )
-    call = Call("lag", "Lag for the break: strike toward the top cushion.", "R-LAG-2")
+    call = Call(
+        "lag",
+        "Lag for the break: play your ball onto the top cushion and back. The ball that stops "
+        "nearer the bottom cushion wins; a ball that never reaches the top cushion loses.",
+        "R-LAG-2",
+    )
     return new, Verdict(calls=(call,))
 
 

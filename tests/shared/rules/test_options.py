@@ -30,6 +30,8 @@ def test_R_END_2_R_END_4_set_play_turns_the_equalizing_inning_off() -> None:
     assert MatchOptions().equalizing_applies
     assert not MatchOptions(sets=3).equalizing_applies
     assert not MatchOptions(equalizing=False).equalizing_applies
+    # R-END-2 as corrected: "the option can turn it on" in set play too.
+    assert MatchOptions(sets=3, equalizing=True).equalizing_applies
     assert MatchOptions(sets=3).sets_to_win == 2
 
 
