@@ -56,6 +56,10 @@ def test_referee_sentences_in_plain_words() -> None:
     )
     assert "near long cushion" in plain("Push: the cue ball was struck into the right cushion")
     assert reason_text("no_show") == "the opponent did not come back"
+    assert plain("Draw (innings_limit).") == "A draw, on the innings limit."
+    assert plain("Seat 0 wins (distance). Set 2: seat 1 breaks.", name) == (
+        "Alice wins: reached the distance. Set 2: Bob breaks."
+    )
 
 
 def test_every_error_code_reads_as_a_sentence_without_the_code() -> None:
