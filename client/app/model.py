@@ -595,11 +595,12 @@ class GameModel:
         elif t == "connection":
             self._link(msg)
         elif t == "closing":
-            self.add_call("closing", "The server is shutting down; the room is saved")
+            self.add_call("closing", "The server is shutting down; the room is saved.")
         elif t == "error":
             self.last_error = dict(msg)
             code = str(msg.get("code", "error"))
             self.add_call(code, error_text(code, str(msg.get("message", ""))))
+        return False
 
     def _link(self, msg: Mapping[str, Any]) -> None:
         """The library's link events: connected, lost, reconnecting, restored, rejoin_failed,
