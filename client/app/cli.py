@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     local: LocalGame | None = None
     url = args.url
     if url is None:
-        local = LocalGame()
+        local = LocalGame(adopt=True)
         try:
             url = local.start_server()
         except (RuntimeError, OSError) as exc:
