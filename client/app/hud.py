@@ -320,13 +320,15 @@ def draw_panel_text(layout: TableLayout, labels: Labels, lines: list[str], area:
 def draw_chat_overlay(
     layout: TableLayout, model: GameModel, labels: Labels, draft: str | None
 ) -> None:
-    """A player's chat: the last few lines fade in over the cloth's bottom-left corner."""
-    cloth = layout.cloth
+    """A player's chat: the last few lines, newest at the bottom, in the free corner of the
+    controls strip above the power gauge (off the cloth: a line never covers a ball)."""
+    c = layout.controls
     lines = [f"{who}: {text}" for who, text in model.recent_chat()[-3:]]
     if draft is not None:
-        lines.append(f"say: {draft}|")
-    for i, text in enumerate(reversed(lines)):
-        labels.draw(f"pchat{i}", text, cloth.left + 10, cloth.bottom + 12 + i * 18, 11, TEXT)
+        lines = [*lines[-2:], f"say: {draft}|"]
+    top = c.top - 14
+    for i, text in enumerate(lines):
+        labels.draw(f"pchat{i}", text[:70], c.left + 24, top - i * 15, 10, TEXT, "left", "center")
 
 
 def draw_overlay(layout: TableLayout, title: str, lines: list[str], labels: Labels) -> None:

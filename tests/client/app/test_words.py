@@ -39,6 +39,7 @@ def test_a_whole_bot_match_seen_by_a_spectator_draws_no_seat_rule_id_or_error_co
     assert any("Alice" in t for t in drawn) and any("Bob" in t for t in drawn)
     assert any(t.startswith("Alice") and "equalizing inning" in t for t in drawn)
     assert "Good." in drawn
+    assert "Watch replay" in drawn and "Rematch" not in drawn  # a spectator cannot ask for one
     assert any(t.startswith("Carom · ") and "watching" in t and "room r" in t for t in drawn)
     bad = [t for t in drawn if JARGON.search(t)]
     assert bad == []
