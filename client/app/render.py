@@ -25,6 +25,7 @@ from client.app.aim import AimState, Contact
 from client.app.layout import CUSHION_WIDTH, TableLayout
 from client.app.motion import BallPose
 from client.app.zones import zone_lines
+from shared.rules.options import CORNER_ZONE_LEG
 from shared.table import BallName
 
 Color = tuple[int, int, int, int]
@@ -122,7 +123,7 @@ def draw_table(layout: TableLayout, discipline: str, corner_leg: float, shapes: 
 
 
 def build_table(
-    layout: TableLayout, discipline: str, corner_leg: float = 0.71
+    layout: TableLayout, discipline: str, corner_leg: float = CORNER_ZONE_LEG
 ) -> ShapeElementList[Shape]:
     """What goes over the cloth, built once per layout: the cushions' shadow on the cloth,
     the inlaid diamonds, the spots and the zone lines."""

@@ -18,6 +18,7 @@ from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
 from client.app.widgets import Button, Labels
+from shared.rules.options import default_zone_leg
 from shared.table import BallName
 
 if TYPE_CHECKING:
@@ -62,7 +63,9 @@ class TableScene:
         which halves the frame there (bench/client_frames.py). A multisampled screen cannot be
         the target of such a copy, so there it is drawn directly (cheap on a GPU)."""
         opts = (model.room or {}).get("options") or {}
-        leg = float(opts.get("corner_zone_leg", 0.71)) if isinstance(opts, dict) else 0.71
+        sent = opts.get("corner_zone_leg") if isinstance(opts, dict) else None
+        # The room says which corner zones are in force; before it does, the table's default.
+        leg = float(sent) if isinstance(sent, int | float) else default_zone_leg(layout.spec.name)
         key = (layout, model.discipline, leg)
         if self._shapes is None or self._shapes_key != key:
             self._shapes = render.build_table(layout, model.discipline, leg)

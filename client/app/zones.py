@@ -8,7 +8,7 @@ others. Pure geometry, in table metres.
 
 from __future__ import annotations
 
-from shared.rules.options import Discipline
+from shared.rules.options import CORNER_ZONE_LEG, Discipline
 from shared.rules.zones import Zone, zones_for
 from shared.table import Point, TableSpec
 
@@ -39,7 +39,7 @@ def _edge_segment(zone: Zone, i: int) -> Line | None:
     return ((p0[0] + lo * d[0], p0[1] + lo * d[1]), (p0[0] + hi * d[0], p0[1] + hi * d[1]))
 
 
-def zone_lines(spec: TableSpec, discipline: str, corner_leg: float = 0.71) -> list[Line]:
+def zone_lines(spec: TableSpec, discipline: str, corner_leg: float = CORNER_ZONE_LEG) -> list[Line]:
     """Every drawn line of the discipline's zones, each once (areas share their borders)."""
     try:
         disc = Discipline(discipline)

@@ -105,7 +105,7 @@ class Judge:
         self.table = table_by_name(problem.table)
         self.balls = balls if balls is not None else problem.balls
         self.discipline = Discipline(problem.discipline)
-        self.zones = zones_for(self.discipline, self.table, 0.71 * self.table.width / 1.42)
+        self.zones = zones_for(self.discipline, self.table, problem.zone_leg())
         self.need = required_cushions(self.discipline)
         self._judge_stroke = judge_stroke
         self.sims = 0

@@ -24,6 +24,19 @@ class Problem:
     spot_choice: bool = False  # R-BREAK-1: the cue ball's starting spot is ours to choose
     zone_counts: tuple[tuple[str, int], ...] = ()  # R-DISC-FREE / R-DISC-BALK bookkeeping
     frozen: bool = False  # R-FROZEN-1: the cue ball touches a ball or a cushion
+    corner_zone_leg: float | None = None  # m, R-DISC-FREE as the room says; None: the default
+
+    def zone_leg(self) -> float:
+        """R-DISC-FREE: the corner zones the referee applies (the room's option or the
+        referee's default for this table), so the bot and the server judge alike."""
+        from shared.rules.options import Discipline, MatchOptions
+
+        options = MatchOptions(
+            discipline=Discipline(self.discipline),
+            table=self.table,
+            corner_zone_leg=self.corner_zone_leg,
+        )
+        return options.zone_leg
 
     def position(self, name: BallName) -> Point:
         return self.balls[BALLS.index(name)]
@@ -99,4 +112,9 @@ def problem_from(room: Mapping[str, Any], match: Mapping[str, Any], seat: int) -
         spot_choice=bool(match.get("spot_choice", False)),
         zone_counts=zone_counts,
         frozen=bool(match.get("frozen", False)),
+        corner_zone_leg=_leg(room_option(room, match, "corner_zone_leg", None)),
     )
+
+
+def _leg(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

@@ -122,8 +122,7 @@ class MatchOptions:
         with the table (never more than half the width, where the two triangles meet)."""
         if self.corner_zone_leg is not None:
             return float(self.corner_zone_leg)
-        spec = self.table_spec
-        return min(CORNER_ZONE_LEG * spec.length / MATCH_LENGTH, spec.width / 2)
+        return default_zone_leg(self.table)
 
     @property
     def table_spec(self) -> TableSpec:
@@ -140,6 +139,13 @@ class MatchOptions:
     @property
     def sets_to_win(self) -> int:
         return self.sets // 2 + 1
+
+
+def default_zone_leg(table: str) -> float:
+    """R-DISC-FREE (decision): 0.71 m on the match table, scaled with the table's length, never
+    more than half its width (where the two corner triangles of a short cushion meet)."""
+    spec = table_by_name(table)
+    return min(CORNER_ZONE_LEG * spec.length / MATCH_LENGTH, spec.width / 2)
 
 
 def _positive_int(name: str, value: object, low: int, high: int) -> None:
