@@ -15,7 +15,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
-    parser.add_argument("--db", default="carom.db", help="SQLite file (default carom.db)")
+    parser.add_argument(
+        "--db",
+        default="carom.db",
+        help="SQLite file (default carom.db), or postgresql://USER@HOST:PORT/DB for a cluster",
+    )
     parser.add_argument(
         "--workers",
         type=int,

@@ -45,7 +45,7 @@ from server.redact import redacted
 from server.room import ConnId, Member, Room
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
-from server.store import Store
+from server.store_api import GameStore, open_store
 from shared.protocol import (
     PROTOCOL_VERSION,
     ErrorCode,
@@ -104,7 +104,7 @@ class GameServer:
         self.metrics = Metrics()
         self.clients: dict[ConnId, Client] = {}
         self.rooms: dict[str, RoomActor] = {}
-        self.store: Store | None = None
+        self.store: GameStore | None = None
         self.physics: PhysicsPool | None = None
         self.server: Server | None = None
         self.draining = False
@@ -124,7 +124,7 @@ class GameServer:
 
     async def start(self) -> None:
         cfg = self.config
-        self.store = Store(cfg.db_path)
+        self.store = open_store(cfg.db_path)
         self.physics = PhysicsPool(cfg.workers)
         await self.physics.warm_up()
         now = now_ms()

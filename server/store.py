@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ParamSpec, TypeVar
 
+from server.sql import Db
 from server.standings import Standings
 
 P = ParamSpec("P")
@@ -133,6 +134,7 @@ class Store:
     """
 
     CHECKPOINT_S = 1.0
+    db: Db  # sqlite3 here; server.pgstore.PostgresStore runs the same queries on PostgreSQL
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -397,14 +399,17 @@ class Store:
             )
             for p in players:
                 self.db.execute(
-                    "INSERT OR IGNORE INTO match_players VALUES (?, ?)", (match_id, p["player_id"])
+                    "INSERT INTO match_players VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (match_id, p["player_id"]),
                 )
         return match_id
 
     def add_guest(self, room_id: str, player_id: str) -> None:
         """``player_id`` gave this private room's password: its matches are visible to them."""
         with self._transaction():
-            self.db.execute("INSERT OR IGNORE INTO room_guests VALUES (?, ?)", (room_id, player_id))
+            self.db.execute(
+                "INSERT INTO room_guests VALUES (?, ?) ON CONFLICT DO NOTHING", (room_id, player_id)
+            )
 
     def commit_stroke(
         self,
@@ -522,7 +527,7 @@ class Store:
         return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
 
     # ------------------------------------------------------------------------------------
-    def transaction(self) -> _Tx:
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
         """All writes inside it commit together or not at all. Nested uses join the outer one,
         so one input's match row, strokes and room state land in a single transaction."""
         return _Tx(self)

@@ -71,3 +71,13 @@ def redis_url(redis_engine: engines.Redis) -> str:
     finally:
         client.close()
     return redis_engine.url()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """What ``--db`` gets, once for each store: a new SQLite file, then a new PostgreSQL
+    database (skipped when PostgreSQL is not installed)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "carom.db")
+    url: str = request.getfixturevalue("pg_url")
+    return url
