@@ -307,7 +307,15 @@ def _one(rooms: int, seconds: float) -> Result:
         ServerProcess(
             os.path.join(tmp, "load.db"),
             workers=WORKERS,
-            extra_args=("--max-connections", "20000"),
+            extra_args=(
+                "--max-connections",
+                "20000",
+                # Every bench client comes from 127.0.0.1.
+                "--max-connections-per-address",
+                "20000",
+                "--max-rooms-per-address",
+                "20000",
+            ),
         ) as server,
     ):
         return asyncio.run(_drive(server.port, server.proc.pid, rooms, seconds))

@@ -247,9 +247,7 @@ class Session:
             msg = await joined
         finally:
             joined.cancel()
-        room_id, token = str(msg["room_id"]), str(msg["seat_token"])
-        self._keep_seat(room_id, token)
-        return int(msg["seat"])
+        return int(msg["seat"])  # its seat token is kept as it arrived (_on_frame)
 
     async def unqueue(self) -> None:
         await self.request("unqueue")
@@ -505,6 +503,8 @@ class Session:
             log.warning("dropped a bad frame from the server: %s", exc)
             return
         outcome = self.state.apply(msg)
+        if msg.get("t") == "joined" and msg.get("re") is None:  # quick match seated us
+            self._keep_seat(str(msg.get("room_id")), str(msg.get("seat_token")))
         if outcome in ("gap", "resync") and not self._syncing:
             self._syncing = True
             self._spawn(self._sync_after_gap(), "carom-sync")

@@ -13,23 +13,17 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Final
 
+from server.names import skeleton
+
 NAME_MIN: Final = 3
 NAME_MAX: Final = 20
 PASSWORD_MIN: Final = 8
 
 # What an account name may contain: letters and digits of any script, plus a few separators.
 _ALLOWED = re.compile(r"^[\w .'-]+$")
-# Look-alike characters folded together for the uniqueness key, so "Bob", "B0b", "bob_" and
-# "ＢＯＢ" (full width) cannot be three accounts impersonating each other. NFKC already folds
-# width and compatibility forms; this adds the digit/letter swaps people actually use.
-# Cyrillic and Greek letters that look Latin are folded too (a small part of Unicode TR39's
-# confusables table: the ones that are identical in common fonts).
-_CONFUSABLE = str.maketrans(
-    {"0": "o", "1": "l", "i": "l", "|": "l", "3": "e", "5": "s", "$": "s"}
-    | dict(zip("аеорсухіјѕԁһӏ", "aeopcyxljsdhl", strict=True))
-    | dict(zip("αεικνορτυχ", "aeLkvoptux".lower(), strict=True))
-)
-_SEPARATORS = re.compile(r"[\s._'-]+")
+# On top of server.names.skeleton (NFKC, case, separators, Cyrillic/Greek look-alikes), the
+# digit and letter swaps people use to pass for someone: "B1ll", "Bill" and "BiII" are one key.
+_SWAPS = str.maketrans({"i": "l", "3": "e", "5": "s"})
 # Names that would look like the server speaking, or that nobody should be able to own.
 _RESERVED: Final = frozenset(
     {"admin", "administrator", "moderator", "server", "referee", "system", "carom", "guest"}
@@ -41,9 +35,7 @@ _BLOCKED_ROOTS: Final = ("fuck", "shlt", "cunt", "nlgger", "nlgga", "faggot", "h
 
 def name_key(name: str) -> str:
     """The uniqueness key of a name: NFKC, case-folded, separators dropped, look-alikes folded."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    folded = _SEPARATORS.sub("", folded)
-    return folded.translate(_CONFUSABLE)
+    return skeleton(name).translate(_SWAPS)
 
 
 def name_problem(name: str) -> str | None:
@@ -136,7 +128,6 @@ class AccountsConfig:
     name_window_s: float = 300.0
     conn_attempts: int = 10
     conn_window_s: float = 60.0
-    hash_threads: int = 2  # scrypt runs at most this many at once, off the event loop
     # Glicko-2: one rating period (the paper: long enough for 10–15 games a player).
     rating_period_s: float = 7 * 86_400.0
     tau: float = 0.5

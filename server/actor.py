@@ -26,6 +26,7 @@ from server.store import RoomRecord
 from server.store_api import GameStore
 from shared import rules
 from shared.protocol import ErrorCode, encode, error
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
 
@@ -86,7 +87,7 @@ class RoomActor:
         room: Room,
         store: GameStore,
         physics: PhysicsPool,
-        deliver: Callable[[tuple[ConnId, ...], bytes], None],
+        deliver: Callable[[tuple[ConnId, ...], bytes, bool], None],
         membership: Callable[[ConnId, RoomActor | None], None],
         metrics: Metrics,
         on_close: Callable[[RoomActor], None],
@@ -154,7 +155,7 @@ class RoomActor:
                 self.metrics.internal_errors += 1
                 if isinstance(item, Inbound | Enter):
                     data = encode(error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed."))
-                    self.deliver((item.who.conn,), data)
+                    self.deliver((item.who.conn,), data, False)
             self._track_idle(now)
 
     def _dispatch(self, item: Item | None, now: int) -> Effects:
@@ -225,10 +226,11 @@ class RoomActor:
         if isinstance(item, Enter) and item.who.conn not in room.conns():
             self.membership(item.who.conn, None)  # refused (room full, bad token …)
         for conns, msg in fx.sends:
-            self.deliver(conns, encode(msg))
+            # Chat may be dropped for a client that is falling behind; game messages never.
+            self.deliver(conns, encode(msg), isinstance(msg, tc.ChatLine))
         if fx.snapshot_all:
             for conn in room.conns():
-                self.deliver((conn,), encode(room.snapshot(room.seat_of(conn), now=now)))
+                self.deliver((conn,), encode(room.snapshot(room.seat_of(conn), now=now)), False)
         for job in fx.jobs:
             self._submit(job)
         return True
@@ -259,7 +261,7 @@ class RoomActor:
         )
         if isinstance(item, Inbound | Enter):
             data = encode(error(ErrorCode.UNAVAILABLE, text, item.msg.id))
-            self.deliver((item.who.conn,), data)
+            self.deliver((item.who.conn,), data, False)
             if isinstance(item, Enter) and item.who.conn not in room.conns():
                 self.membership(item.who.conn, None)
         elif isinstance(item, Simulated):
@@ -278,7 +280,7 @@ class RoomActor:
                             "Please play it again in a moment.",
                         )
                     )
-                    self.deliver((holder.conn,), data)
+                    self.deliver((holder.conn,), data, False)
         return False
 
     def _persist(
@@ -446,12 +448,20 @@ def restore_room(record: RoomRecord, now: int) -> Room:
     return room
 
 
-def idle_expired(actor: RoomActor, now: int, idle_s: float, finished_s: float) -> bool:
+def idle_expired(
+    actor: RoomActor, now: int, idle_s: float, finished_s: float, unjoined_s: float | None = None
+) -> bool:
     """Whether the lobby's sweeper should close this room."""
     if actor.idle_since is None:
         return False
     phase = actor.room.state.phase
     limit = finished_s if phase is rules.Phase.OVER else idle_s
+    if (
+        unjoined_s is not None
+        and phase is rules.Phase.WAITING
+        and all(s is None for s in actor.room.seats)
+    ):
+        limit = min(limit, unjoined_s)  # nobody sat down: squatting costs it its life
     if phase not in (rules.Phase.WAITING, rules.Phase.OVER):
         return False  # a running match ends by the referee's grace, not by the sweeper
     return now - actor.idle_since >= limit * 1000

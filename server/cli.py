@@ -36,6 +36,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-connections", type=int, default=10_000, help="connections (default 10000)"
     )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=64,
+        help="connections from one address, handshakes included (default 64)",
+    )
+    parser.add_argument(
+        "--max-rooms-per-address",
+        type=int,
+        default=16,
+        help="open rooms created from one address (default 16)",
+    )
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
     parser.add_argument(
         "--drain-seconds",
@@ -78,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
         max_rooms=args.max_rooms,
         max_connections=args.max_connections,
         drain_s=args.drain_seconds,
+        max_connections_per_address=args.max_connections_per_address,
+        max_rooms_per_address=args.max_rooms_per_address,
         db_check_s=args.db_check_seconds,
     )
 

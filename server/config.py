@@ -26,9 +26,26 @@ class ServerConfig:
     # A connection that sends this many bad frames (or rate-limited ones) is closed with 1008.
     max_strikes: int = 25
     max_rooms_per_connection: int = 4  # open rooms a connection may have created
+    # Open rooms one identity may have created, whatever connection it uses (reconnecting
+    # does not reset it), and one address (many identities from one place).
+    max_rooms_per_identity: int = 4
+    max_rooms_per_address: int = 16
+    # A room nobody ever sat down in is closed after this long (room squatting).
+    unjoined_room_s: float = 60.0
     max_rooms: int = 5000  # open rooms in the whole server
     max_connections: int = 10_000
+    # Connections from one address, handshakes in progress included (behind a reverse proxy
+    # every client has the proxy's address: raise it there).
+    max_connections_per_address: int = 64
+    hello_timeout_s: float = 10.0  # a connection that has not said hello by then is closed
+    # Room passwords: scrypt in this many threads, with at most ``hash_queue`` checks waiting
+    # (beyond: refused with rate_limited); a connection with this many wrong ones is closed.
+    hash_workers: int = 1
+    hash_queue: int = 16
+    max_wrong_passwords: int = 10
     outbound_queue: int = 512  # messages waiting for a slow client before it is dropped
+    outbound_bytes: int = 4 << 20  # … or bytes: a client that leaves 4 MiB unread is dropped
+    replay_cache_bytes: int = 64 << 20  # encoded replay pages of finished matches kept
     # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it in a thread
     # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).
     workers: int = 2

@@ -12,12 +12,13 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import secrets
 import sqlite3
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
 
 import msgpack
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -26,6 +27,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Origin
 
+from server import guard, replays
 from server.actor import (
     Close,
     Enter,
@@ -40,6 +42,7 @@ from server.actor import (
 )
 from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
+from server.hashing import Busy, HashPool
 from server.metrics import Metrics
 from server.redact import redacted
 from server.room import ConnId, Member, Room
@@ -84,6 +87,7 @@ class Client:
     conn: ConnId
     ws: ServerConnection
     queue: asyncio.Queue[bytes | None]
+    addr: str = "?"
     player_id: str | None = None
     name: str = ""
     room: RoomActor | None = None
@@ -92,6 +96,9 @@ class Client:
     strikes: int = 0
     created: set[str] = field(default_factory=set)
     closing: bool = False
+    wrong_passwords: int = 0
+    replay_busy: bool = False
+    queued: int = 0  # bytes waiting in ``queue``
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -113,6 +120,13 @@ class GameServer:
         self._lag_probe: asyncio.Task[None] | None = None
         self._db_check: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        # Open TCP connections per peer address, handshakes in progress included.
+        self.per_address: Counter[str] = Counter()
+        self.room_address: dict[str, str] = {}  # room_id -> address it was created from
+        self.guard = guard.PasswordGuard()
+        self.replays = replays.ReplayCache(config.replay_cache_bytes)
+        self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
+        self.hashing = HashPool(config.hash_workers, config.hash_queue)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
 
     # Life cycle -----------------------------------------------------------------------------
@@ -147,6 +161,8 @@ class GameServer:
             ping_interval=20,
             ping_timeout=20,
             close_timeout=2,  # a client that never answers the close must not stall a drain
+            open_timeout=10,  # a handshake that does not complete in 10 s is dropped
+            create_connection=self._connection_class(),
         )
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
@@ -192,8 +208,41 @@ class GameServer:
             await self.server.wait_closed()
         if self.physics is not None:
             await self.physics.shutdown()
+        await asyncio.to_thread(self.hashing.shutdown)
         if self.store is not None:
             self.store.close()
+
+    def _connection_class(self) -> type[ServerConnection]:
+        """Connections that count themselves per peer address from the first TCP byte, so
+        handshakes in progress count too; one above the cap is dropped at once."""
+        game = self
+
+        class Counted(ServerConnection):
+            carom_addr: str | None = None
+
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                super().connection_made(transport)
+                peer = transport.get_extra_info("peername")
+                addr = str(peer[0]) if peer else "?"
+                if game.per_address[addr] >= game.config.max_connections_per_address:
+                    game.metrics.refused_per_address += 1
+                    if isinstance(transport, asyncio.Transport):
+                        transport.abort()  # no handshake, no close frame: just gone
+                    else:
+                        transport.close()
+                    return
+                self.carom_addr = addr
+                game.per_address[addr] += 1
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                if self.carom_addr is not None:
+                    game.per_address[self.carom_addr] -= 1
+                    if game.per_address[self.carom_addr] <= 0:
+                        del game.per_address[self.carom_addr]
+                    self.carom_addr = None
+                super().connection_lost(exc)
+
+        return Counted
 
     def health_problem(self) -> str | None:
         """Why the server is not healthy (one line for /health and the log), or None."""
@@ -230,10 +279,14 @@ class GameServer:
     async def _sweep(self) -> None:
         cfg = self.config
         while True:
-            await asyncio.sleep(min(10.0, cfg.idle_room_s, cfg.finished_room_s))
+            await asyncio.sleep(
+                min(10.0, cfg.idle_room_s, cfg.finished_room_s, cfg.unjoined_room_s / 2)
+            )
             now = now_ms()
             for actor in list(self.rooms.values()):
-                if idle_expired(actor, now, cfg.idle_room_s, cfg.finished_room_s):
+                if idle_expired(
+                    actor, now, cfg.idle_room_s, cfg.finished_room_s, cfg.unjoined_room_s
+                ):
                     actor.post(Close())
 
     # Rooms -----------------------------------------------------------------------------------
@@ -254,6 +307,7 @@ class GameServer:
 
     def _room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
+        self.room_address.pop(actor.room.room_id, None)
         for client in self.clients.values():
             client.created.discard(actor.room.room_id)
             if client.room is actor:
@@ -265,17 +319,28 @@ class GameServer:
             client.room = actor
 
     # Output ----------------------------------------------------------------------------------
-    def _deliver(self, conns: tuple[ConnId, ...], data: bytes) -> None:
+    def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
-                self._send(client, data)
+                self._send(client, data, droppable)
 
-    def _send(self, client: Client, data: bytes) -> None:
+    def _send(self, client: Client, data: bytes, droppable: bool = False) -> None:
         if client.closing:
             return
+        if droppable and (
+            client.queue.qsize() * 2 > self.config.outbound_queue
+            or client.queued * 2 > self.config.outbound_bytes
+        ):
+            # Under pressure chat goes first, so game messages still fit (a seq gap tells
+            # the client to sync).
+            self.metrics.chat_dropped += 1
+            return
         try:
+            if client.queued + len(data) > self.config.outbound_bytes:
+                raise asyncio.QueueFull
             client.queue.put_nowait(data)
+            client.queued += len(data)
         except asyncio.QueueFull:
             # Too slow to read its messages: drop it rather than let the queue grow. It can
             # reconnect, rejoin and sync.
@@ -306,6 +371,7 @@ class GameServer:
             data = await client.queue.get()
             if data is None:
                 return
+            client.queued -= len(data)
             try:
                 await client.ws.send(data)
             except ConnectionClosed:
@@ -322,10 +388,21 @@ class GameServer:
             await ws.close(CLOSE_TRY_LATER, "server full")
             return
         self._next_conn += 1
-        client = Client(self._next_conn, ws, asyncio.Queue(cfg.outbound_queue), tokens=cfg.burst)
+        peer = ws.remote_address
+        client = Client(
+            self._next_conn,
+            ws,
+            asyncio.Queue(cfg.outbound_queue),
+            addr=str(peer[0]) if peer else "?",
+            tokens=cfg.burst,
+        )
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
+        # No hello in time: an idle connection must not hold a slot for ever.
+        deadline = asyncio.get_running_loop().call_later(
+            cfg.hello_timeout_s, self._hello_late, client
+        )
         try:
             async for data in ws:
                 if client.closing:
@@ -334,6 +411,7 @@ class GameServer:
         except ConnectionClosed:
             pass
         finally:
+            deadline.cancel()
             self.clients.pop(client.conn, None)
             self.desk.gone(client)
             if client.room is not None:
@@ -345,6 +423,10 @@ class GameServer:
                 writer.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await writer
+
+    def _hello_late(self, client: Client) -> None:
+        if client.player_id is None and not client.closing:
+            self._close(client, CLOSE_POLICY, "no hello in time")
 
     def _strike(self, client: Client) -> None:
         client.strikes += 1
@@ -497,6 +579,29 @@ class GameServer:
         if len(self.rooms) >= cfg.max_rooms:
             self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, "The server is full.", msg.id))
             return
+        mine = sum(1 for a in self.rooms.values() if a.room.creator == client.player_id)
+        if mine >= cfg.max_rooms_per_identity:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.TOO_MANY_ROOMS,
+                    f"You already have {mine} open rooms; at most "
+                    f"{cfg.max_rooms_per_identity} per player.",
+                    msg.id,
+                ),
+            )
+            return
+        here = sum(1 for addr in self.room_address.values() if addr == client.addr)
+        if here >= cfg.max_rooms_per_address:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.TOO_MANY_ROOMS,
+                    f"At most {cfg.max_rooms_per_address} open rooms from one address.",
+                    msg.id,
+                ),
+            )
+            return
         if len(client.created) >= cfg.max_rooms_per_connection:
             self._reply(
                 client,
@@ -517,7 +622,18 @@ class GameServer:
                 ),
             )
             return
-        hashed = await asyncio.to_thread(hash_password, msg.password) if msg.password else None
+        try:
+            hashed = await self.hashing.run(hash_password, msg.password) if msg.password else None
+        except Busy:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is busy checking passwords; try again in a moment.",
+                    msg.id,
+                ),
+            )
+            return
         room_id = "r" + secrets.token_hex(5)
         try:
             room = Room(room_id, msg, now_ms(), password_hash=hashed)
@@ -529,6 +645,7 @@ class GameServer:
         # Saved before it exists for anyone: a room that cannot be written is refused.
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room)
+        self.room_address[room_id] = client.addr
         client.created.add(room_id)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 
@@ -550,14 +667,7 @@ class GameServer:
             return
         room = actor.room
         if isinstance(msg, ts.Join | ts.Spectate) and room.password_hash is not None:
-            ok = msg.password is not None and await asyncio.to_thread(
-                check_password, msg.password, room.password_hash
-            )
-            if not ok:
-                self._reply(
-                    client,
-                    error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id),
-                )
+            if not await self._password_ok(client, room.room_id, room.password_hash, msg):
                 return
             # A guest from now on: this room's matches (live and finished) are visible to them.
             assert self.store is not None and client.player_id is not None
@@ -573,31 +683,94 @@ class GameServer:
         else:
             actor.post(Enter(client.member(), msg))
 
+    async def _password_ok(
+        self, client: Client, room_id: str, stored: str, msg: ts.Join | ts.Spectate
+    ) -> bool:
+        """Check a private room's password with backoff against guessing (server/guard.py)
+        and the hashing in its bounded pool; answers the refusal itself."""
+        assert client.player_id is not None
+        tallies = guard.keys(room_id, client.player_id, client.addr)
+        wait = self.guard.wait(tallies, time.monotonic())
+        if wait > 0:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    f"Too many wrong passwords; try again in {math.ceil(wait)} s.",
+                    msg.id,
+                ),
+            )
+            self._wrong_password(client)
+            return False
+        try:
+            ok = msg.password is not None and await self.hashing.run(
+                check_password, msg.password, stored
+            )
+        except Busy:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is busy checking passwords; try again in a moment.",
+                    msg.id,
+                ),
+            )
+            return False
+        if ok:
+            self.guard.succeeded(tallies)
+            return True
+        if msg.password is not None:  # no password at all is a question, not a guess
+            self.guard.failed(tallies, time.monotonic())
+        self._reply(
+            client, error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id)
+        )
+        if msg.password is not None:
+            self._wrong_password(client)
+        return False
+
+    def _wrong_password(self, client: Client) -> None:
+        client.wrong_passwords += 1
+        if client.wrong_passwords >= self.config.max_wrong_passwords:
+            self._close(client, CLOSE_POLICY, "too many wrong passwords")
+
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
+        if client.replay_busy:
+            self._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "One replay at a time: wait for the one you asked for.",
+                    msg.id,
+                ),
+            )
+            return
         # A private room's match is unknown to anyone but its players and guests (the same
         # answer as for an id that does not exist, so ids cannot be probed either).
         match = await self.store.run(self.store.match, msg.match_id, client.player_id)
         if match is None:
             self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
             return
-        strokes: list[dict[str, Any]] = []
-        for n, kind, seat, played_ms, record in await self.store.run(
-            self.store.strokes, msg.match_id
-        ):
-            body = msgpack.unpackb(record, raw=False)
-            strokes.append({"n": n, "kind": kind, "seat": seat, "played_ms": played_ms, **body})
-        self._reply(
-            client,
-            tc.Replay(
-                match_id=msg.match_id,
-                room=match,
-                strokes=strokes,
-                finished=match["finished_ms"] is not None,
-                scoresheet=match["scoresheet"],
-                re=msg.id,
-            ),
-        )
+        key = (msg.match_id, msg.after or 0, msg.limit)
+        finished = match["finished_ms"] is not None
+        cached = self.replays.get(key) if finished else None
+        if cached is not None:
+            data = cached
+        else:
+            client.replay_busy = True
+            try:
+                async with self._replay_builders:
+                    data, _ = await asyncio.to_thread(
+                        replays.build, self.store, match, msg.after or 0, msg.limit
+                    )
+            finally:
+                client.replay_busy = False
+            self.metrics.replay_builds += 1
+            if finished:  # a live match's replay grows: built each time
+                self.replays.put(key, data)
+        # Bytes cost rate: a replay takes one message of the budget per 64 KiB it sends.
+        client.tokens -= len(data) // 65536
+        self._send(client, replays.with_re(data, msg.id))
 
     # HTTP ------------------------------------------------------------------------------------
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:

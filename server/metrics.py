@@ -23,6 +23,9 @@ class Metrics:
     errors: Counter[str] = field(default_factory=Counter)  # error replies by code
     closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
     slow_clients: int = 0
+    chat_dropped: int = 0  # chat lines not sent to a client that was falling behind
+    replay_builds: int = 0  # replay pages encoded (the rest came from the cache)
+    refused_per_address: int = 0  # connections dropped: too many from one address
     store_failures: int = 0  # writes that failed (disk full, database gone): refused inputs
     store_s: float = 0.0  # event-loop time spent writing to the database
     loop_lag_s: float = 0.0  # worst event-loop lag over the last sampling window
@@ -71,6 +74,13 @@ class Metrics:
             "refused.",
             "# TYPE carom_store_failures_total counter",
             f"carom_store_failures_total {self.store_failures}",
+            "# TYPE carom_chat_dropped_total counter",
+            f"carom_chat_dropped_total {self.chat_dropped}",
+            "# HELP carom_replay_builds_total Replay pages encoded (not served from the cache).",
+            "# TYPE carom_replay_builds_total counter",
+            f"carom_replay_builds_total {self.replay_builds}",
+            "# TYPE carom_refused_per_address_total counter",
+            f"carom_refused_per_address_total {self.refused_per_address}",
             "# TYPE carom_slow_clients_total counter",
             f"carom_slow_clients_total {self.slow_clients}",
             "# TYPE carom_errors_total counter",

@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from server.names import looks_alike
 from shared import rules
 from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue
@@ -51,6 +52,10 @@ OPTION_FIELDS = (
     "practice",
     "corner_zone_leg",
 )
+# A room's chat budget, shared by everyone in it (a token bucket): a storm of spectators cannot
+# flood the players or the server; over it, the sender gets ``rate_limited``.
+CHAT_RATE = 5.0  # lines per second
+CHAT_BURST = 10.0
 MAX_LAG_RETRIES = 3  # a lag simulation that failed (dead worker) is run again this many times
 
 
@@ -187,6 +192,8 @@ class Room:
         self.last_motion: dict[str, Any] | None = None  # last stroke_played / lag_result map
         self.lag_failures = 0
         self.closed = False
+        self.chat_tokens = CHAT_BURST
+        self.chat_at = now_ms
 
     # Save points ----------------------------------------------------------------------------
     def save_point(self) -> tuple[Any, ...]:
@@ -326,8 +333,13 @@ class Room:
                 ),
             )
             return fx
+        name = who.name
+        if any(h is not None and looks_alike(h.name, name) for h in self.seats):
+            # Two players nobody could tell apart on the scoreboard: the newcomer's name gets a
+            # marker everyone sees (refusing would stop two "player"s or two bots from playing).
+            name = f"{who.name} (2)"
         seat = free[0]
-        self.seats[seat] = SeatHolder(who.player_id, who.name, token_hash, who.conn)
+        self.seats[seat] = SeatHolder(who.player_id, name, token_hash, who.conn)
         fx.attach.append(who.conn)
         fx.save = True
         fx.to([who.conn], tc.Joined(room_id=self.room_id, seat=seat, seat_token=token, re=msg.id))
@@ -374,7 +386,10 @@ class Room:
             fx.detach.append(holder.conn)
         holder.conn = who.conn
         holder.left = False
-        holder.name = who.name
+        if not any(
+            h is not None and h is not holder and looks_alike(h.name, who.name) for h in self.seats
+        ):
+            holder.name = who.name  # a new name only if it cannot pass for the opponent
         fx.attach.append(who.conn)
         fx.save = True
         fx.to(
@@ -427,8 +442,30 @@ class Room:
         if isinstance(msg, ts.Leave):
             return self.disconnect(who.conn, now, left=True, re=re)
         if isinstance(msg, ts.Chat):
+            self.chat_tokens = min(
+                CHAT_BURST, self.chat_tokens + max(0, now - self.chat_at) * CHAT_RATE / 1000
+            )
+            self.chat_at = now
+            if self.chat_tokens < 1.0:
+                fx.to(
+                    [who.conn],
+                    error(
+                        ErrorCode.RATE_LIMITED,
+                        "The room's chat is busy; wait a moment before your next line.",
+                        re,
+                    ),
+                )
+                return fx
+            self.chat_tokens -= 1.0
             seat = self.seat_of(who.conn)
-            self._broadcast(fx, tc.ChatLine(seq=0, sender=who.name, text=msg.text, seat=seat))
+            holder = None if seat is None else self.seats[seat]
+            sender = who.name if holder is None else holder.name  # with its marker, if any
+            if seat is None and any(
+                h is not None and h.player_id != who.player_id and looks_alike(h.name, who.name)
+                for h in self.seats
+            ):
+                sender = f"{who.name} (spectator)"  # not to be taken for the seated player
+            self._broadcast(fx, tc.ChatLine(seq=0, sender=sender, text=msg.text, seat=seat))
             return fx
         seat = self.seat_of(who.conn)
         if seat is None:

@@ -27,6 +27,7 @@ from server.accounts import (
 )
 from server.actor import Enter, now_ms, room_record
 from server.credentials import check_password, hash_password, new_token, token_hash
+from server.hashing import Busy
 from server.matchmaking import Matchmaker, Ticket
 from server.room import Room
 from server.standings import Change
@@ -65,7 +66,6 @@ class StandingDesk:
         self.matchmaker = Matchmaker(config)
         self.by_name = AttemptLimiter(config.name_failures, int(config.name_window_s * 1000))
         self.by_conn = AttemptLimiter(config.conn_attempts, int(config.conn_window_s * 1000))
-        self._hashing = asyncio.Semaphore(config.hash_threads)
         self._task: asyncio.Task[None] | None = None
 
     # Life cycle ----------------------------------------------------------------------------
@@ -127,9 +127,9 @@ class StandingDesk:
             await self._profile(client, msg)
 
     async def _hash(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """scrypt (tens of ms, 16 MiB) in a thread, at most ``hash_threads`` at once."""
-        async with self._hashing:
-            return await asyncio.to_thread(fn, *args)
+        """scrypt (tens of ms, 16 MiB) in the server's bounded hashing pool (server/hashing.py,
+        shared with room passwords); raises Busy when its queue is full."""
+        return await self.server.hashing.run(fn, *args)
 
     async def _account(self, client: Client, msg: ts.Register | ts.Login) -> None:
         server, store = self.server, self.server.store
@@ -154,10 +154,21 @@ class StandingDesk:
                 error(ErrorCode.ALREADY_IN_ROOM, "Leave your room before logging in.", msg.id),
             )
             return
-        if isinstance(msg, ts.Register):
-            account = await self._register(client, msg, key, now)
-        else:
-            account = await self._login(client, msg, key, now)
+        try:
+            if isinstance(msg, ts.Register):
+                account = await self._register(client, msg, key, now)
+            else:
+                account = await self._login(client, msg, key, now)
+        except Busy:
+            server._reply(
+                client,
+                error(
+                    ErrorCode.RATE_LIMITED,
+                    "The server is busy checking passwords; try again in a moment.",
+                    msg.id,
+                ),
+            )
+            return
         if account is None:
             return
         player_id, name, account_bot = account

@@ -225,6 +225,10 @@ class Standings:
             return []  # guests and bots play unrated
         if winner is None and reason == "abandoned":
             return []  # nobody played it out: no result to rate
+        if self.db.execute(
+            "SELECT 1 FROM rating_changes WHERE match_id = ? LIMIT 1", (match_id,)
+        ).fetchone():
+            return []  # rated already: a result is counted once
         period = period_of(now_ms, self.period_s)
         rows = [self._load(str(pid), discipline, period) for pid in ids]
         lines = scoresheet.get("match") or [{}, {}]
@@ -329,8 +333,17 @@ class Standings:
         )
 
     def take_changes(self) -> list[Change]:
+        """The changes rated since the last call, as committed: one whose transaction was
+        rolled back after the rating (a failed commit further up) is not in the table."""
         out, self.changes = self.changes, []
-        return out
+        return [
+            c
+            for c in out
+            if self.db.execute(
+                "SELECT 1 FROM rating_changes WHERE match_id = ? AND player_id = ?",
+                (c.match_id, c.player_id),
+            ).fetchone()
+        ]
 
     def forget_changes(self) -> None:
         """The finishing transaction rolled back: nothing it rated happened."""

@@ -519,12 +519,29 @@ class Store:
             "scoresheet": json.loads(row[9]) if row[9] else None,
         }
 
-    def strokes(self, match_id: int) -> list[tuple[int, str, int | None, int, bytes]]:
-        rows = self.db.execute(
-            "SELECT n, kind, seat, played_ms, record FROM strokes WHERE match_id = ? ORDER BY n",
-            (match_id,),
-        ).fetchall()
+    def strokes(
+        self,
+        match_id: int,
+        after: int = 0,
+        limit: int | None = None,
+        db: sqlite3.Connection | None = None,
+    ) -> list[tuple[int, str, int | None, int, bytes]]:
+        """Strokes numbered above ``after``, in order; ``db``: a connection of the caller's
+        thread (:meth:`reader`), for reads off the event loop."""
+        rows = (
+            (db or self.db)
+            .execute(
+                """SELECT n, kind, seat, played_ms, record FROM strokes
+               WHERE match_id = ? AND n > ? ORDER BY n LIMIT ?""",
+                (match_id, after, -1 if limit is None else limit),
+            )
+            .fetchall()
+        )
         return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
+
+    def reader(self) -> sqlite3.Connection:
+        """A read-only connection of its own, for a worker thread (close it when done)."""
+        return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
 
     # ------------------------------------------------------------------------------------
     def transaction(self) -> contextlib.AbstractContextManager[None]:

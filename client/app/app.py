@@ -18,6 +18,7 @@ from pyglet.event import EventDispatcher
 
 from client.app.model import GameModel
 from client.app.sound import Sounds
+from client.app.standing import StandingState
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -58,6 +59,9 @@ class Controller:
         self.local: Any = None  # ``LocalGame`` when ``carom play`` runs its own server
         self._local_checked = 0.0
         self.after_draw: list[Any] = []  # (view) -> None after each frame is drawn (capture)
+        # Account, quick match, leaderboard, last rating change (client/app/standing.py).
+        self.standing = StandingState()
+        self.on_message.append(lambda msg: self.standing.fold(msg, self.model.now_ms()))
 
     # network -----------------------------------------------------------------------------------
     def send(self, t: str, **fields: Any) -> None:
@@ -190,6 +194,11 @@ class Controller:
         from client.app.lobby_view import LobbyView
 
         self.window.show_view(LobbyView(self))
+
+    def show_standing(self) -> None:
+        from client.app.standing_view import StandingView
+
+        self.window.show_view(StandingView(self))
 
     def show_results(self) -> None:
         from client.app.results_view import ResultsView

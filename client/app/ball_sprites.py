@@ -25,14 +25,25 @@ SHADOW_ALPHA = 120  # peak shadow opacity, 0-255
 
 
 def _ball_image(diameter: int, colour: Color) -> Image.Image:
-    """A flat disc of the ball colour with a slightly darker rim (the sphere turning away)."""
+    """A shaded sphere in the ball colour: lit from above and to the upper left (where the
+    highlight sits), darkening toward the far limb."""
     size = diameter * SUPER
-    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    d = ImageDraw.Draw(img)
-    d.ellipse((0, 0, size - 1, size - 1), fill=colour)
-    rim = (int(colour[0] * 0.72), int(colour[1] * 0.72), int(colour[2] * 0.72), 255)
-    width = max(1, int(size * 0.06))
-    d.ellipse((0, 0, size - 1, size - 1), outline=rim, width=width)
+    # Pillow's radial gradient holds the distance from its centre: scaled to 4 balls wide,
+    # a value of 64 is one ball diameter. Its centre is the lit point.
+    light = Image.radial_gradient("L").resize((4 * size, 4 * size), Image.Resampling.BILINEAR)
+    lit = 0.5 - 0.11  # the lit point, as a fraction of the ball image, up and left
+    corner = round(2 * size - lit * size)
+    dist = light.crop((corner, corner, corner + size, corner + size))
+    # Full colour on the lit half (the ball reads in its own colour), then a fall-off.
+    shade = dist.point(lambda v: min(140, round(140 * max(0.0, (v - 30) / 16) ** 1.5)))
+    dark = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    dark.putalpha(shade)
+    disc = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    ImageDraw.Draw(disc).ellipse((0, 0, size - 1, size - 1), fill=colour)
+    img = Image.alpha_composite(disc, dark)
+    mask = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(mask).ellipse((0, 0, size - 1, size - 1), fill=255)
+    img.putalpha(mask)
     return img.resize((diameter, diameter), Image.Resampling.LANCZOS)
 
 

@@ -52,6 +52,8 @@ class Bridge:
             fut = self.bg.call(s.spectate, fields["room_id"], fields.get("password"))
         elif t == "leave":
             fut = self.bg.call(s.leave)
+        elif t in ("login", "register"):  # the session keeps the account's new token
+            fut = self.bg.call(getattr(s, t), fields["name"], fields["password"])
         elif t in _ANSWERED:
             fut = self.bg.call(s.request, t, **fields)
         else:

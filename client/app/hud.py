@@ -74,7 +74,8 @@ def draw_static(layout: TableLayout, controls: bool) -> None:
 def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> None:
     sb = layout.scoreboard
     half = sb.width / 2 - 70
-    for seat in (0, 1):
+    # A practice room has one player: no opponent panel (no "Player 2", innings or time-out).
+    for seat in (0,) if model.practice else (0, 1):
         left = sb.left + 16 if seat == 0 else sb.cx + 70
         panel = Rect(left, sb.bottom + 10, half - 16, sb.height - 20)
         active = model.shooter == seat and model.phase in ("play", "timeout")
@@ -116,8 +117,9 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
             f"Inn {_fmt(model.stat('innings', seat, 0))}"
             f"   Avg {_fmt_avg(model.stat('average', seat))}"
             f"   HR {_fmt(model.stat('high_run', seat, 0))}   Run {_fmt(run)}"
-            f"   T/O {_fmt(model.stat('timeouts_left', seat, '–'))}"
         )
+        if not model.practice:
+            line += f"   T/O {_fmt(model.stat('timeouts_left', seat, '–'))}"
         labels.draw(f"stats{seat}", line, panel.left + 16, panel.bottom + 14, 12, DIM)
     draw_shot_clock(layout, model, labels)
     opts = (model.room or {}).get("options") or {}
@@ -229,7 +231,7 @@ def draw_controls(
     )
     help_text = (
         "mouse: aim · drag back & release: shoot · ←/→ fine aim (shift ×10) · ↑/↓ power · "
-        "space: shoot · I/J/K/L tip · E/D elevation"
+        "space: shoot · I/J/K/L tip · E/D elevation · P: replay last stroke"
         if enabled
         else (idle_help or "wait for your turn") + " · Enter: chat · Esc: leave"
     )

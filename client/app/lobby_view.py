@@ -132,6 +132,12 @@ class LobbyView(arcade.View):
             Button("practice", "Practice", Rect(40 + 3 * (bw + 16), 40, bw, bh), self.practice),
             Button("refresh", "Refresh", Rect(40 + 4 * (bw + 16), 40, bw, bh), self.refresh),
             Button("replays", "Replays…", Rect(40 + 5 * (bw + 16), 40, bw, bh), self.open_matches),
+            Button(
+                "ranking",
+                "Ranking…",
+                Rect(40 + 6 * (bw + 16), 40, bw, bh),
+                controller.show_standing,  # log in, quick match, leaderboard
+            ),
         ]
         self.match_buttons = [
             Button("watch", "Watch replay", Rect(40, 40, 200, bh), self.watch),

@@ -52,9 +52,12 @@ class Animation:
     contacts: tuple[Contact, ...] = ()
     shooter: int | None = None
     next_contact: int = 0  # index of the first contact not yet sounded
+    # Fast-forward (issue 13 point 8): the picture runs ahead of the server clock by this
+    # much; the result still arrives at the server's ``rest_ms``.
+    ahead_ms: float = 0.0
 
     def t_at(self, server_ms: float) -> float:
-        return (server_ms - self.start_ms) / 1000.0
+        return (server_ms + self.ahead_ms - self.start_ms) / 1000.0
 
     def finished(self, server_ms: float) -> bool:
         return self.t_at(server_ms) >= self.motion.duration
@@ -154,6 +157,8 @@ class GameModel:
     # The link to the server: "up", "lost" (reconnecting; ``reconnect_attempt`` counts the
     # tries), "rejoin_failed" or "closed". While it is down the clock shows the time that was
     # left when it dropped (``frozen_left``) and the controls are off.
+    replay: Animation | None = None  # the instant replay of the last stroke, on the local clock
+    last_stroke: tuple[dict[BallName, tuple[Segment, ...]], tuple[Any, ...]] | None = None
     link: str = "up"
     reconnect_attempt: int = 0
     frozen_left: float | None = None
@@ -218,6 +223,13 @@ class GameModel:
     @property
     def in_room(self) -> bool:
         return self.room is not None
+
+    @property
+    def practice(self) -> bool:
+        """A one-player practice room: no opponent, no clock fouls, balls placeable."""
+        room = self.room or {}
+        opts = room.get("options") or {}
+        return bool(room.get("practice") or (isinstance(opts, Mapping) and opts.get("practice")))
 
     @property
     def table(self) -> TableSpec:
@@ -342,9 +354,31 @@ class GameModel:
     def animating(self) -> bool:
         return self.animation is not None and not self.animation.finished(self.now_ms())
 
+    def fast_forward(self, seconds: float, factor: float = 4.0) -> None:
+        """Run the stroke's picture ``factor`` times as fast for ``seconds`` of real time."""
+        for anim in (self.animation, self.replay):
+            if anim is not None:
+                anim.ahead_ms += seconds * 1000.0 * (factor - 1.0)
+
+    def start_replay(self) -> bool:
+        """Play the last stroke again from its start (the table is at rest): True if started."""
+        if self.last_stroke is None or self.animating() or self.holding:
+            return False
+        segs, events = self.last_stroke
+        self.replay = Animation(StrokeMotion(segs, {}), self.now_ms(), _contacts(events))
+        return True
+
+    @property
+    def replaying(self) -> bool:
+        if self.replay is not None and self.replay.finished(self.now_ms()):
+            self.replay = None
+        return self.replay is not None
+
     def poses(self) -> dict[BallName, BallPose]:
         """Where to draw each ball now: on its trajectory while a stroke plays, else at rest."""
         now = self.now_ms()
+        if self.replaying and self.replay is not None:
+            return self.replay.motion.poses(max(0.0, self.replay.t_at(now)))
         anim = self.animation
         if anim is not None and not anim.finished(now):
             return anim.motion.poses(max(0.0, anim.t_at(now)))
@@ -363,7 +397,7 @@ class GameModel:
 
     def due_contacts(self) -> list[Contact]:
         """Contacts whose moment has come since the last call (each returned once, for sound)."""
-        anim = self.animation
+        anim = self.replay if self.replaying else self.animation
         if anim is None:
             return []
         t = anim.t_at(self.now_ms())
@@ -417,7 +451,10 @@ class GameModel:
     ) -> None:
         if self.animation is not None:
             self._settle(self.animation)
-        motion = StrokeMotion(trajectory_segments(trajectory), dict(self.orientations))
+        segs = trajectory_segments(trajectory)
+        self.last_stroke = (segs, tuple(events))
+        self.replay = None
+        motion = StrokeMotion(segs, dict(self.orientations))
         anim = Animation(motion, float(start_ms), _contacts(events), shooter)
         self.strokes_started += 1
         # Skip sounds that are already in the past for a late joiner.

@@ -8,6 +8,8 @@ each frame from the model's poses.
 from __future__ import annotations
 
 import math
+from pathlib import Path
+from typing import Any
 
 import arcade
 from arcade.shape_list import (
@@ -64,25 +66,68 @@ CUE_TIP_WIDTH = 0.012  # m
 CUE_BUTT_WIDTH = 0.030  # m
 
 
+TEXTURES = Path(__file__).resolve().parents[2] / "assets" / "textures"
+_textures: dict[str, arcade.Texture | None] = {}
+
+
+def texture(name: str) -> arcade.Texture | None:
+    """``assets/textures/NAME.png`` (made by ``assets/make_textures.py``), loaded once; None
+    when the file is missing (the table is then drawn in flat colours)."""
+    if name not in _textures:
+        path = TEXTURES / f"{name}.png"
+        _textures[name] = arcade.load_texture(path) if path.exists() else None
+    return _textures[name]
+
+
+def draw_table(layout: TableLayout, discipline: str, corner_leg: float, shapes: Any) -> None:
+    """The table into the backdrop: wood rails, cushions, cloth (textures when present), then
+    the shapes on top (shadows, diamonds, spots, zone lines)."""
+    rails, cloth = layout.rails, layout.cloth
+    edge = 4.0
+    arcade.draw_lrbt_rectangle_filled(
+        rails.left - edge, rails.right + edge, rails.bottom - edge, rails.top + edge, RAIL_EDGE
+    )
+    wood = texture("wood")
+    if wood is None:
+        arcade.draw_lrbt_rectangle_filled(rails.left, rails.right, rails.bottom, rails.top, RAIL)
+    else:
+        # Long rails with the grain along them, short rails with it across the table's width.
+        band = rails.top - cloth.top
+        for bottom in (rails.bottom, cloth.top):
+            arcade.draw_texture_rect(wood, arcade.LBWH(rails.left, bottom, rails.width, band))
+        upright = wood.rotate_90()
+        side = cloth.left - rails.left
+        for left in (rails.left, cloth.right):
+            arcade.draw_texture_rect(upright, arcade.LBWH(left, cloth.bottom, side, cloth.height))
+        # Mitred corners: a darker line where the boards meet.
+        for x0, y0, x1, y1 in (
+            (rails.left, rails.bottom, cloth.left, cloth.bottom),
+            (rails.right, rails.bottom, cloth.right, cloth.bottom),
+            (rails.left, rails.top, cloth.left, cloth.top),
+            (rails.right, rails.top, cloth.right, cloth.top),
+        ):
+            arcade.draw_line(x0, y0, x1, y1, RAIL_EDGE, 1.5)
+    c = layout.length_px(CUSHION_WIDTH)
+    arcade.draw_lrbt_rectangle_filled(
+        cloth.left - c, cloth.right + c, cloth.bottom - c, cloth.top + c, CUSHION
+    )
+    felt = texture("cloth")
+    if felt is None:
+        arcade.draw_lrbt_rectangle_filled(cloth.left, cloth.right, cloth.bottom, cloth.top, CLOTH)
+    else:
+        arcade.draw_texture_rect(
+            felt, arcade.LBWH(cloth.left, cloth.bottom, cloth.width, cloth.height)
+        )
+    shapes.draw()
+
+
 def build_table(
     layout: TableLayout, discipline: str, corner_leg: float = 0.71
 ) -> ShapeElementList[Shape]:
+    """What goes over the cloth, built once per layout: the cushions' shadow on the cloth,
+    the inlaid diamonds, the spots and the zone lines."""
     shapes: ShapeElementList[Shape] = ShapeElementList()
-    rails, cloth = layout.rails, layout.cloth
-    edge = 4.0
-    shapes.append(
-        create_rectangle_filled(
-            rails.cx, rails.cy, rails.width + 2 * edge, rails.height + 2 * edge, RAIL_EDGE
-        )
-    )
-    shapes.append(create_rectangle_filled(rails.cx, rails.cy, rails.width, rails.height, RAIL))
-    c = layout.length_px(CUSHION_WIDTH)
-    shapes.append(
-        create_rectangle_filled(
-            cloth.cx, cloth.cy, cloth.width + 2 * c, cloth.height + 2 * c, CUSHION
-        )
-    )
-    shapes.append(create_rectangle_filled(cloth.cx, cloth.cy, cloth.width, cloth.height, CLOTH))
+    cloth = layout.cloth
     # The cushion rubber throws a thin shadow onto the cloth along every nose line.
     shade = max(2.0, layout.scale * 0.006)
     for cx, cy, w, h in (
@@ -94,6 +139,11 @@ def build_table(
         shapes.append(create_rectangle_filled(cx, cy, w, h, CLOTH_EDGE))
     d = max(3.0, layout.scale * 0.011)
     for sx, sy in layout.diamond_screen_points():
+        # Inlaid: a dark setting in the wood around the mother-of-pearl.
+        e = d + 1.5
+        shapes.append(
+            create_polygon([(sx - e, sy), (sx, sy + e), (sx + e, sy), (sx, sy - e)], RAIL_EDGE)
+        )
         shapes.append(
             create_polygon([(sx - d, sy), (sx, sy + d), (sx + d, sy), (sx, sy - d)], DIAMOND)
         )
@@ -179,8 +229,18 @@ def draw_cue(layout: TableLayout, cue: BallPose, aim: AimState) -> None:
         quad(shadow[0], shadow[1], CUE_TIP_WIDTH, CUE_BUTT_WIDTH), (0, 0, 0, 50)
     )
     arcade.draw_polygon_filled(quad(tip, along(0.62), width(0), width(0.62)), (228, 200, 150, 255))
+    # A lit stripe along the shaft: it reads as round wood, not a flat strip.
+    a, b = layout.to_screen(*along(0.04)), layout.to_screen(*along(0.6))
+    arcade.draw_line(a[0], a[1], b[0], b[1], (250, 232, 196, 255), 1.0)
     arcade.draw_polygon_filled(quad(along(0.62), butt, width(0.62), width(1)), (70, 36, 22, 255))
     arcade.draw_polygon_filled(quad(tip, along(0.018), width(0), width(0.018)), (60, 110, 190, 255))
     arcade.draw_polygon_filled(
         quad(along(0.018), along(0.035), width(0.018), width(0.035)), (245, 245, 240, 255)
     )
+
+
+def draw_path(layout: TableLayout, points: list[tuple[float, float]]) -> None:
+    """The practice preview: the cue ball's path as a dotted line (one draw call)."""
+    pts = [layout.to_screen(x, y) for x, y in points[::2]]
+    if pts:
+        arcade.draw_points(pts, (150, 230, 255, 200), 3)

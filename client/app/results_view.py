@@ -8,6 +8,7 @@ import arcade
 
 from client.app.hud import discipline_title
 from client.app.layout import Rect
+from client.app.standing import rated_text
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
 
 if TYPE_CHECKING:
@@ -120,6 +121,8 @@ class ResultsView(arcade.View):
                     colour,
                     bold=(r > 0 and c == 1),
                 )
+        rated = rated_text(self.controller.standing.rated, over.get("match_id"))
+        lb.draw("rated", rated, 40, panel.bottom - 36, 16, ACCENT, bold=True)
         lb.draw("status", self.status, 40, 110, 12, DIM)
         for b in self.buttons:
             b.draw(lb)

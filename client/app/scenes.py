@@ -20,7 +20,7 @@ from shared.table import MATCH, BallName, TableSpec
 NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
 ROLL_DECEL = 0.004 * 9.81  # m/s², rolling resistance (PHYSICS.md starting numbers)
 
-SCENES = ("player", "spectator", "stroke", "balkline", "break_choice")
+SCENES = ("player", "spectator", "stroke", "balkline", "break_choice", "practice")
 # Suspense (issue 13 point 1): a scoring stroke seen by its player at 1 s, half way and at rest,
 # and by a spectator who arrives half way through it.
 SUSPENSE = ("scored_1s", "scored_half", "scored_rest", "late_half", "late_rest")
@@ -269,6 +269,17 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         )
         model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
         return Scene(name, model)
+    if name == "practice":
+        model = _model(0)
+        room = {
+            "room_id": "solo",
+            "practice": True,
+            "options": {"discipline": "three_cushion", "practice": True},
+            "players": [{"seat": 0, "name": "Caudron"}],
+        }
+        m = _match(BALLS_AT_REST, deadline_ms=None, score=[3], innings=[4], current_run=1)
+        model.apply({"t": "snapshot", "seq": 1, "room": room, "match": m})
+        return Scene(name, model, 75.0, 2.5, (0.3, 0.0), 0.0)
     if name in SUSPENSE:
         return build_suspense(name)
     raise ValueError(f"unknown scene {name!r}; known: {', '.join(SCENES + SUSPENSE)}")

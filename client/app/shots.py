@@ -47,6 +47,7 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
                 elif name == "matches":
                     lobby.open_matches()
                 lobby.selected = 0
+                lobby.held = {"r9": "demo-seat-token"}  # a match we left: offered back
                 view = lobby
             elif name == "results":
                 controller = Controller(window, results_model())

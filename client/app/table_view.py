@@ -89,8 +89,8 @@ class TableScene:
         ctx.screen.use(force=True)
 
     def _draw_static(self, layout: TableLayout, controls: bool) -> None:
-        assert self._shapes is not None
-        self._shapes.draw()
+        assert self._shapes is not None and self._shapes_key is not None
+        render.draw_table(layout, self._shapes_key[1], self._shapes_key[2], self._shapes)
         hud.draw_static(layout, controls)
 
     def draw_balls(self, layout: TableLayout, poses: Mapping[BallName, BallPose]) -> None:
@@ -128,6 +128,8 @@ class TableView(arcade.View):
         self.title = ""
         # "leave" (Esc) or "quit" (the window's close button) while asking to confirm.
         self.confirm: str | None = None
+        self.fast = False  # F held: the stroke's picture runs four times as fast
+        self._preview: tuple[Any, list[tuple[float, float]]] | None = None
 
     @property
     def model(self) -> GameModel:
@@ -145,6 +147,7 @@ class TableView(arcade.View):
             and self.confirm is None
             and m.my_turn
             and not m.animating()
+            and not m.replaying
             and m.cue_ball(m.seat) in m.resting_balls()
         )
 
@@ -172,9 +175,7 @@ class TableView(arcade.View):
 
     @property
     def practice(self) -> bool:
-        room = self.model.room or {}
-        opts = room.get("options") or {}
-        return bool(room.get("practice") or (isinstance(opts, dict) and opts.get("practice")))
+        return self.model.practice
 
     def prompt_buttons(self) -> list[Button]:
         """Mouse alternatives to the prompt's keys, in the middle of the controls strip."""
@@ -285,12 +286,26 @@ class TableView(arcade.View):
             )
         return None
 
+    def preview_path(
+        self, cue: BallName, poses: Mapping[BallName, BallPose]
+    ) -> list[tuple[float, float]]:
+        """Practice rooms: the cue ball's path to its first cushion for the aim as it is now,
+        from the physics (recomputed only when the aim or the balls change)."""
+        balls = {b: (p.x, p.y) for b, p in poses.items()}
+        stroke = self.aim.stroke()
+        key = (cue, tuple(sorted(balls.items())), stroke)
+        if self._preview is None or self._preview[0] != key:
+            from client.app.preview import path_to_first_cushion
+
+            self._preview = (key, path_to_first_cushion(self.model.table, balls, cue, stroke))
+        return self._preview[1]
+
     def frame_key(self) -> Any:
         """What the screen shows that changes with time or messages, or None while a stroke
         animates (every frame is new then). The window skips frames whose key has not changed
         and that had no input (``app.GameWindow``)."""
         m = self.model
-        if m.animating() or self.placing is not None:
+        if m.animating() or m.replaying or self.placing is not None:
             return None
         left = m.seconds_left()
         st = m.state
@@ -316,8 +331,8 @@ class TableView(arcade.View):
     def idle_help(self) -> str:
         """The controls strip's line when the cue is not in the player's hand: why not."""
         m = self.model
-        if m.holding or m.animating():
-            return "the balls are rolling"
+        if m.holding or m.animating() or m.replaying:
+            return "the balls are rolling · hold F: fast-forward"
         if m.phase == "break_choice" and m.lag_winner == m.seat:
             return "choose who breaks: 1 or 2"
         if m.phase == "timeout" and m.shooter == m.seat:
@@ -332,6 +347,8 @@ class TableView(arcade.View):
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
         self._retitle()
+        if self.fast:
+            self.model.fast_forward(delta_time)
         if self._sent is not None and self._answered():
             self._sent = None
         m = self.model
@@ -366,6 +383,8 @@ class TableView(arcade.View):
             others = {b: (p.x, p.y) for b, p in poses.items() if b != cue_name}
             contact = first_contact(m.table, (cue.x, cue.y), self.aim.direction, others)
             render.draw_aim(layout, cue, contact)
+            if self.practice:
+                render.draw_path(layout, self.preview_path(cue_name, poses))
             render.draw_cue(layout, cue, self.aim)
         hud.draw_scoreboard(layout, m, labels)
         if m.spectating:
@@ -502,6 +521,10 @@ class TableView(arcade.View):
             self.title = title
             self.window.set_caption(title)
 
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        if symbol == arcade.key.F:
+            self.fast = False
+
     def on_close(self) -> bool:
         """The window's close button: in a running match, ask first (True keeps it open)."""
         if self.running_match() and self.confirm is None and not self.model.link_down:
@@ -527,6 +550,12 @@ class TableView(arcade.View):
             return
         if symbol in (k.ENTER, k.RETURN):
             self.chat_draft = ""
+            return
+        if symbol == k.F:
+            self.fast = True  # until F is released (on_key_release)
+            return
+        if symbol == k.P:
+            self.model.start_replay()
             return
         if symbol == k.M:
             sounds = self.controller.sounds

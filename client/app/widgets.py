@@ -227,6 +227,8 @@ class Picker:
     def click(self, x: float, y: float, button: int = 1) -> bool:
         if not self.rect.contains(x, y):
             return False
-        step = -1 if button == 4 else 1  # arcade.MOUSE_BUTTON_RIGHT == 4
-        self.index = (self.index + step) % len(self.choices)
+        if button == 4:  # arcade.MOUSE_BUTTON_RIGHT: one back, stopping at the first choice
+            self.index = max(0, self.index - 1)
+        else:  # next, round to the first again after the last
+            self.index = (self.index + 1) % len(self.choices)
         return True

@@ -9,8 +9,9 @@ explicitly.
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import Any, Final
 
 from shared.protocol.errors import BadField
 
@@ -79,11 +80,19 @@ def check_opt_str(name: str, value: object, max_len: int, min_len: int = 0) -> s
     return None if value is None else check_str(name, value, max_len, min_len)
 
 
+# Unicode categories a person cannot see or that change how the text around them shows:
+# controls (Cc), format characters (Cf: bidi overrides such as U+202E, zero-width spaces and
+# joiners, the BOM), line and paragraph separators (Zl, Zp: U+2028, U+2029), surrogates (Cs),
+# private use (Co) and unassigned code points (Cn).
+HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"})
+
+
 def check_text(name: str, value: object, max_len: int, min_len: int = 0) -> str:
-    """A string a person will read: no control characters (they could spoof other lines)."""
+    """A string a person will read: no control or invisible characters (they could spoof
+    other lines, reorder what others see, or make two different names look the same)."""
     text = check_str(name, value, max_len, min_len)
-    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
-        raise BadField(f"{name} must not contain control characters", field=name)
+    if any(unicodedata.category(c) in HIDDEN_CATEGORIES for c in text):
+        raise BadField(f"{name} must not contain control or invisible characters", field=name)
     return text
 
 

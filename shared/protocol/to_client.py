@@ -314,10 +314,13 @@ class Replay(ServerMessage):
     strokes: list[dict[str, Any]]
     finished: bool
     scoresheet: dict[str, Any] | None = None
+    next_after: int | None = None  # more strokes follow: ask again with ``after`` = this
     re: int | None = None
 
     def _validate(self) -> None:
         check_int("match_id", self.match_id, 1, MAX_SAFE_INT)
+        if self.next_after is not None:
+            check_int("next_after", self.next_after, 0, MAX_SAFE_INT)
         check_map("room", self.room)
         for i, s in enumerate(check_list("strokes", self.strokes)):
             check_map(f"strokes[{i}]", s)

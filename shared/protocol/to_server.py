@@ -270,9 +270,13 @@ class GetReplay(ClientMessage):
 
     TYPE: ClassVar[str] = "get_replay"
     match_id: int
+    after: int | None = None  # only strokes numbered above this (paging; see replay.next_after)
+    limit: int | None = None  # at most this many strokes (1..500)
 
     def _validate(self) -> None:
         check_int("match_id", self.match_id, 1)
+        check_opt_int("after", self.after, 0)
+        check_opt_int("limit", self.limit, 1, 500)
 
 
 # Accounts, ratings and quick match (docs/accounts.md) ---------------------------------------

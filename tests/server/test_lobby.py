@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import urllib.request
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import msgpack
 import pytest
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
+from server.config import ServerConfig
 from server.lobby import GameServer
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -312,3 +316,131 @@ async def test_empty_rooms_are_closed_and_stay_closed(tmp_path: Path) -> None:
         await srv.stop()
     with Store(db) as store:  # a restart will not bring it back
         assert [r.room_id for r in store.open_rooms()] == [kept]
+
+
+# Cheap denial of service (issue 12, points 8 and 9) --------------------------------------------
+
+
+@pytest.fixture
+async def strict(tmp_path: Path) -> AsyncIterator[GameServer]:
+    """A real server with small limits, so the tests reach them in a few connections."""
+    config = ServerConfig(
+        port=0,
+        db_path=str(tmp_path / "carom.db"),
+        workers=0,
+        hello_timeout_s=0.5,
+        max_connections_per_address=6,
+        max_rooms_per_address=6,
+        unjoined_room_s=0.6,
+    )
+    srv = GameServer(config)
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+
+
+async def _refused_connection(url: str) -> bool:
+    """Whether the server drops a new connection before or during its handshake."""
+    try:
+        w = await Wire.open(url, "late")
+    except (OSError, ConnectionClosed, InvalidMessage, TimeoutError):
+        return True
+    await w.close()
+    return False
+
+
+async def test_silent_connections_are_closed_and_capped_per_address(strict: GameServer) -> None:
+    url = f"ws://127.0.0.1:{strict.port}/"
+    greeted = await Wire.open(url, "ann")
+    silent = await Wire.open(url)
+    # No hello within the deadline: closed (1008); the one that said hello stays.
+    assert await silent.closed(timeout=3) == 1008
+    assert (await greeted.request(ts.Ping(), tc.Pong)).server_time_ms > 0
+
+    # Raw TCP connections that never finish (or even start) a handshake count per address.
+    raw = [await asyncio.open_connection("127.0.0.1", strict.port) for _ in range(5)]
+    await asyncio.sleep(0.1)
+    assert await _refused_connection(url)  # 1 + 5 from 127.0.0.1 already
+    for _, writer in raw[:2]:
+        writer.close()
+    await asyncio.sleep(0.2)
+    assert not await _refused_connection(url)  # room again once some went away
+    for _, writer in raw[2:]:
+        writer.close()
+    assert strict.metrics.refused_per_address >= 1
+    await greeted.close()
+
+
+async def test_rooms_are_capped_per_identity_across_reconnects_and_per_address(
+    strict: GameServer,
+) -> None:
+    url = f"ws://127.0.0.1:{strict.port}/"
+    ann = await Wire.open(url, "ann")
+    for _ in range(4):
+        await ann.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)
+    await ann.close()
+    assert ann.welcome is not None
+    again = await Wire.open(url, "ann", token=ann.welcome.token)  # reconnecting resets nothing
+    refused = await again.refused(ts.CreateRoom(discipline="one_cushion"))
+    assert refused.code == "too_many_rooms" and "per player" in refused.message
+    # Another identity from the same address: two more, then the address is full.
+    bob = await Wire.open(url, "bob")
+    for _ in range(2):
+        await bob.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)
+    refused = await bob.refused(ts.CreateRoom(discipline="one_cushion"))
+    assert refused.code == "too_many_rooms" and "address" in refused.message
+    # Nobody sat down in any of them: they close soon, and new rooms can be made again.
+    deadline = time.monotonic() + 5
+    while strict.rooms and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert not strict.rooms
+    await bob.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)
+    await again.close()
+    await bob.close()
+
+
+async def test_password_guessing_backs_off_then_closes_the_guesser(
+    url: str, server: GameServer
+) -> None:
+    ann = await Wire.open(url, "ann")
+    secret = "correct horse battery"
+    rid = (
+        await ann.request(
+            ts.CreateRoom(discipline="three_cushion", private=True, password=secret),
+            tc.RoomCreated,
+        )
+    ).room_id
+    mallory = await Wire.open(url, "mallory")
+    codes = [
+        (await mallory.refused(ts.Join(room_id=rid, password=f"guess{i}"))).code for i in range(4)
+    ]
+    # Three honest mistakes; the fourth guess must wait (no hashing at all while it waits).
+    assert codes == ["bad_password"] * 4
+    held = await mallory.refused(ts.Join(room_id=rid, password=secret))
+    assert held.code == "rate_limited" and "wrong passwords" in held.message
+    # Even the right password waits out the backoff; keep guessing and the connection is closed.
+    for i in range(5):
+        await mallory.send(ts.Spectate(room_id=rid, password=f"again{i}"))
+    assert await mallory.closed(timeout=5) == 1008
+    # Meanwhile a player with the password gets in at once.
+    bob = await Wire.open(url, "bob")
+    assert (await bob.request(ts.Join(room_id=rid, password=secret), tc.Joined)).seat == 0
+
+
+async def test_a_chat_storm_is_held_to_the_rooms_budget(url: str) -> None:
+    ann = await Wire.open(url, "ann")
+    rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+    await ann.request(ts.Join(room_id=rid), tc.Joined)
+    crowd = [await Wire.open(url, f"fan{i}") for i in range(3)]
+    for w in crowd:
+        await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    for i in range(10):
+        for w in crowd:
+            await w.send(ts.Chat(text=f"go {i}"))
+    got = await ann.quiet(0.5)
+    lines = [m for m in got if isinstance(m, tc.ChatLine)]
+    assert 10 <= len(lines) <= 14  # the burst, plus what refilled meanwhile; never all 30
+    limited = [m for w in crowd for m in await w.quiet(0.1) if isinstance(m, tc.Error)]
+    assert limited and {m.code for m in limited} == {"rate_limited"}

@@ -408,3 +408,65 @@ def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     fx = back.simulated(run_job(rerun), 5_100)
     assert [log.kind for log in fx.strokes] == ["lag"]  # decided and stored
     assert back.state.phase is rules.Phase.BREAK_CHOICE and back.state.lag_winner is not None
+
+
+def test_core_chat_has_a_budget_per_room_shared_by_everyone() -> None:
+    """Issue 12, point 11: a storm of spectators gets ``rate_limited``; the room's other
+    traffic is not buried under it. The clock is the test's."""
+    room, a, _, s = _core()
+    room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
+    room.spectate(a, ts.Spectate(room_id="r1"), 1_000)
+    sent = refused = 0
+    for i in range(30):  # 30 lines in the same millisecond, from two people
+        fx = room.handle(s if i % 2 else a, ts.Chat(text=f"line {i}", id=i), 2_000)
+        kinds = {type(m) for _, m in fx.sends}
+        if tc.ChatLine in kinds:
+            sent += 1
+        else:
+            (err,) = [m for _, m in fx.sends]
+            assert isinstance(err, tc.Error) and err.code == "rate_limited" and err.re == i
+            refused += 1
+    assert (sent, refused) == (10, 20)
+    # The budget refills with time: 5 lines a second.
+    ok = [
+        any(isinstance(m, tc.ChatLine) for _, m in room.handle(s, ts.Chat(text="hi"), 3_000).sends)
+        for _ in range(7)
+    ]
+    assert ok == [True] * 5 + [False] * 2
+
+
+@pytest.mark.parametrize(
+    "bad", ["ali\u202ece", "bo\u200bb", "line\u2028break", "\ufeffbom", "zero\u2060width"]
+)
+async def test_names_and_chat_with_invisible_characters_are_refused(url: str, bad: str) -> None:
+    """Issue 12, point 13: bidi overrides, zero-width characters, line separators."""
+    w = await Wire.open(url)
+    # Raw maps: our own encoder refuses to send them at all.
+    await w.send({"t": "hello", "v": 1, "name": bad, "id": 901})
+    refused = await w.expect(tc.Error, where=lambda m: m.re == 901)
+    assert refused.code == "bad_field" and "invisible" in refused.message
+    await w.request(ts.Hello(v=1, name="fine"), tc.Welcome)
+    rid = (await w.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
+    await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    await w.send({"t": "chat", "text": f"hi {bad}", "id": 902})
+    assert (await w.expect(tc.Error, where=lambda m: m.re == 902)).code == "bad_field"
+
+
+async def test_a_look_alike_of_a_seated_players_name_is_marked(url: str) -> None:
+    alice = await Wire.open(url, "alice")
+    rid = (await alice.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
+    await alice.request(ts.Join(room_id=rid), tc.Joined)
+    # "Аlice" with a Cyrillic А, and in full-width letters: both pass for "alice".
+    twin = await Wire.open(url, "\u0410lice")
+    await twin.request(ts.Join(room_id=rid), tc.Joined)
+    snap = await twin.expect(tc.Snapshot, where=lambda m: m.room["seats"][1] is not None)
+    names = [s["name"] for s in snap.room["seats"]]
+    assert names == ["alice", "\u0410lice (2)"]
+    fan = await Wire.open(url, "ＡＬＩＣＥ")
+    await fan.request(ts.Spectate(room_id=rid), tc.Snapshot)
+    await fan.send(ts.Chat(text="it's me, alice"))
+    line = await alice.expect(tc.ChatLine)
+    assert line.sender == "ＡＬＩＣＥ (spectator)" and line.seat is None
+    await twin.send(ts.Chat(text="no, me"))
+    line = await alice.expect(tc.ChatLine, where=lambda m: m.text == "no, me")
+    assert line.sender == "\u0410lice (2)" and line.seat == 1

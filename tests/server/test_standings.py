@@ -132,6 +132,26 @@ def test_a_failed_rating_update_rolls_back_the_result(tmp_path: Path) -> None:
         assert store.standings.take_changes() == []
 
 
+def test_a_result_is_rated_once_and_only_committed_changes_are_announced(
+    tmp_path: Path,
+) -> None:
+    with Store(str(tmp_path / "c.db")) as store:
+        _players(store)
+        match_id = _play(store, 0, DAY_MS)
+        before = _board(store)
+        store.finish_match(match_id, 0, "distance", SHEET, DAY_MS)  # the same result again
+        assert _board(store) == before
+        assert [c.player_id for c in store.standings.take_changes()] == ["pa", "pb"]
+        # A rating whose enclosing transaction rolls back is never announced.
+        players = [{"player_id": "pa", "name": "Ann"}, {"player_id": "pb", "name": "Bob"}]
+        second = store.start_match("r1", "three_cushion", {}, players, DAY_MS)
+        with pytest.raises(RuntimeError), store.transaction():
+            store.finish_match(second, 1, "distance", SHEET, DAY_MS)
+            raise RuntimeError("the commit fails")
+        assert store.standings.take_changes() == []
+        assert _board(store) == before
+
+
 def test_ratings_survive_reopening_the_file(tmp_path: Path) -> None:
     path = str(tmp_path / "c.db")
     with Store(path) as store:

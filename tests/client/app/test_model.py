@@ -255,3 +255,40 @@ def test_a_malformed_trajectory_is_announced_and_nothing_else_is_lost() -> None:
     # The match state after the stroke still arrived: the balls rest where the server says.
     assert m.shooter == 1
     assert (m.poses()["white"].x, m.poses()["white"].y) == tuple(bad["match"]["balls"]["white"])  # type: ignore[index]
+
+
+def test_fast_forward_catches_the_picture_up_but_not_the_result() -> None:
+    """Issue 13 point 8: holding F runs the picture four times as fast; the score, calls and
+    turn still wait for the server's rest_ms."""
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    msg = stroke_msg(NOW_MS)
+    rest = NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values())
+    msg["rest_ms"] = rest
+    m.apply(msg)
+    clock.ms = NOW_MS + 1_000
+    m.fast_forward(2.0)  # two seconds held at 4×: six seconds ahead
+    assert m.animation is not None
+    assert m.animation.t_at(m.now_ms()) == pytest.approx(7.0)
+    m.fast_forward((rest - NOW_MS) / 1000.0)
+    assert not m.animating()  # the picture has caught up: the balls rest on screen
+    assert m.holding and m.release_due() == []  # ...but the result is the server's
+    clock.ms = rest
+    assert [r["t"] for r in m.release_due()] == ["stroke_played"]
+
+
+def test_instant_replay_plays_the_last_stroke_again_from_its_start() -> None:
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    msg = stroke_msg(NOW_MS)
+    m.apply(msg)
+    clock.ms = NOW_MS + 120_000
+    m.release_due()
+    rest = m.poses()["white"]
+    assert m.start_replay() and m.replaying
+    start = m.poses()["white"]
+    white0 = demo_trajectory()["white"][0].pos
+    assert (start.x, start.y) == pytest.approx((white0[0], white0[1]))
+    assert (start.x, start.y) != (rest.x, rest.y)
+    clock.ms += 120_000
+    assert not m.replaying and (m.poses()["white"].x, m.poses()["white"].y) == (rest.x, rest.y)

@@ -27,10 +27,13 @@ from shared.protocol import (
 )
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.fields import HIDDEN_CATEGORIES
 
 ids = st.none() | st.integers(-(2**53) + 1, 2**53 - 1)
 names = st.text(
-    st.characters(min_codepoint=32, blacklist_categories=("Cs", "Cc")), min_size=1, max_size=32
+    st.characters(min_codepoint=32, blacklist_categories=tuple(HIDDEN_CATEGORIES)),
+    min_size=1,
+    max_size=32,
 )
 tokens = st.text(min_size=1, max_size=64)
 room_ids = st.text(min_size=1, max_size=32)

@@ -1,0 +1,65 @@
+"""Render the ranking screen (and a profile) offscreen with made-up standings.
+
+``python -m client.app.standing_shot OUTDIR`` writes ``ranking.png``/``.json`` and
+``profile.png``/``.json`` (every text drawn: key → [text, x, y]); the tests read them. Sets
+``ARCADE_HEADLESS=1`` before arcade is imported, like ``client.app.shots``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+BOARD: list[dict[str, Any]] = [
+    {"rank": 1, "player_id": "p1", "name": "Ann", "rating": 1662.3, "deviation": 60.2,
+     "provisional": False, "games": 40, "wins": 25, "draws": 3, "losses": 12,
+     "average": 1.125, "high_run": 9},
+    {"rank": 2, "player_id": "p2", "name": "Bob", "rating": 1521.0, "deviation": 290.0,
+     "provisional": True, "games": 1, "wins": 1, "draws": 0, "losses": 0,
+     "average": 0.5, "high_run": 2},
+]  # fmt: skip
+PROFILE: dict[str, Any] = {
+    "t": "profile",
+    "player_id": "p1",
+    "name": "Ann",
+    "registered": True,
+    "bot": False,
+    "standings": [{"discipline": "three_cushion", **BOARD[0]}],
+    "matches": [
+        {"match_id": 7, "discipline": "three_cushion", "opponent": {"name": "Bob"},
+         "result": "win", "reason": "distance", "score": [15, 9], "innings": 20,
+         "average": 0.75, "high_run": 4, "rating_before": 1640.0, "rating_after": 1662.3},
+    ],
+}  # fmt: skip
+
+
+def render(outdir: Path) -> None:
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    from client.app.app import Controller, make_window, save_screenshot
+    from client.app.standing_view import StandingView
+
+    window = make_window(visible=False)
+    controller = Controller(window)
+    st = controller.standing
+    st.fold({"t": "leaderboard", "discipline": "three_cushion", "rows": BOARD})
+    st.asked_name = "Ann"
+    st.fold({"t": "welcome"})
+    now = controller.model.now_ms()
+    st.fold({"t": "queued", "discipline": "three_cushion", "rating": 1662.3}, now - 12_000)
+    view = StandingView(controller)
+    for name in ("ranking", "profile"):
+        if name == "profile":
+            st.fold(PROFILE)
+            view.showing_profile = True
+        window.show_view(view)
+        save_screenshot(window, outdir / f"{name}.png")
+        shown = view.labels.shown
+        (outdir / f"{name}.json").write_text(json.dumps(shown, indent=1, ensure_ascii=False))
+    window.close()
+
+
+if __name__ == "__main__":
+    render(Path(sys.argv[1]))
