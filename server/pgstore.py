@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg.pq import TransactionStatus
 
-from server.sql import Cursor, DatabaseUnavailable
+from server.sql import Cursor, DatabaseUnavailable, Db
 from server.standings import Standings
 from server.store import Store, StoreError
 
@@ -312,6 +312,25 @@ class PostgresStore(Store):
         except BaseException:
             self.standings.forget_changes()
             raise
+
+    def strokes(
+        self,
+        match_id: int,
+        after: int = 0,
+        limit: int | None = None,
+        db: Db | None = None,
+    ) -> list[tuple[int, str, int | None, int, bytes]]:
+        """As SQLite's, where ``LIMIT -1`` (no limit) is not PostgreSQL: ``LIMIT NULL`` is."""
+        rows = (db or self.db).execute(
+            """SELECT n, kind, seat, played_ms, record FROM strokes
+               WHERE match_id = ? AND n > ? ORDER BY n LIMIT ?""",
+            (match_id, after, limit),
+        )
+        return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows.fetchall()]
+
+    def reader(self) -> Db:
+        """A connection of its own for a worker thread (replays are built off the loop)."""
+        return PgDb(self.url)
 
     def transaction(self) -> contextlib.AbstractContextManager[None]:
         return _PgTx(self)

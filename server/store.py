@@ -524,7 +524,7 @@ class Store:
         match_id: int,
         after: int = 0,
         limit: int | None = None,
-        db: sqlite3.Connection | None = None,
+        db: Db | None = None,
     ) -> list[tuple[int, str, int | None, int, bytes]]:
         """Strokes numbered above ``after``, in order; ``db``: a connection of the caller's
         thread (:meth:`reader`), for reads off the event loop."""
@@ -539,7 +539,7 @@ class Store:
         )
         return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
 
-    def reader(self) -> sqlite3.Connection:
+    def reader(self) -> Db:
         """A read-only connection of its own, for a worker thread (close it when done)."""
         return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
 

@@ -80,7 +80,14 @@ class GameStore(Protocol):
         viewer: str | None = None,
     ) -> list[dict[str, Any]]: ...
     def match(self, match_id: int, viewer: str | None = None) -> dict[str, Any] | None: ...
-    def strokes(self, match_id: int) -> list[tuple[int, str, int | None, int, bytes]]: ...
+    def strokes(
+        self,
+        match_id: int,
+        after: int = 0,
+        limit: int | None = None,
+        db: Db | None = None,
+    ) -> list[tuple[int, str, int | None, int, bytes]]: ...
+    def reader(self) -> Db: ...  # a connection of its own, for a worker thread
 
 
 def is_postgres(db: str) -> bool:

@@ -276,6 +276,13 @@ def test_players_rooms_strokes_and_results_come_back_as_written(store_db: str) -
             (1, "lag", None, 8, b"\x00lag"),
             (2, "stroke", 0, 10, record),
         ]
+        assert store.strokes(room.match_id, after=1) == [(2, "stroke", 0, 10, record)]
+        assert [n for n, *_ in store.strokes(room.match_id, limit=1)] == [1]
+        reader = store.reader()  # a worker thread's own connection sees the committed rows
+        try:
+            assert len(store.strokes(room.match_id, db=reader)) == 2
+        finally:
+            reader.close()
         # Private: only its players and guests see it.
         store.finish_match(room.match_id, 0, "distance", SHEET, 12)
         assert store.list_matches(10) == []
