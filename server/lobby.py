@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 import msgpack
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -60,6 +61,9 @@ from shared.protocol import (
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
+
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterNode
 
 log = logging.getLogger("carom.server")
 
@@ -112,6 +116,7 @@ class GameServer:
         self.clients: dict[ConnId, Client] = {}
         self.rooms: dict[str, RoomActor] = {}
         self.store: GameStore | None = None
+        self.cluster: ClusterNode | None = None  # a node of a cluster (docs/cluster.md)
         self.physics: PhysicsPool | None = None
         self.server: Server | None = None
         self.draining = False
@@ -142,7 +147,8 @@ class GameServer:
         self.physics = PhysicsPool(cfg.workers)
         await self.physics.warm_up()
         now = now_ms()
-        for record in self.store.open_rooms():
+        # A cluster node restores only the open rooms nobody holds (ClusterNode.start).
+        for record in self.store.open_rooms() if cfg.cluster is None else []:
             try:
                 room = restore_room(record, now)
             except Exception:
@@ -164,6 +170,16 @@ class GameServer:
             open_timeout=10,  # a handshake that does not complete in 10 s is dropped
             create_connection=self._connection_class(),
         )
+        if cfg.cluster is not None:  # once the port is known (the node's default URL)
+            from server.cluster.node import ClusterNode  # needs redis: only in cluster mode
+
+            self.cluster = ClusterNode(self, cfg.cluster)
+            try:
+                await self.cluster.start()
+            except BaseException:
+                self.server.close()
+                await self.server.wait_closed()
+                raise
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
@@ -190,6 +206,8 @@ class GameServer:
         await asyncio.gather(
             *(a.task for a in actors if a.task is not None), return_exceptions=True
         )
+        if self.cluster is not None:  # every room saved: other nodes may take them now
+            await self.cluster.stop()
         closing = encode(
             tc.Closing(
                 reason="The server is restarting; your room is saved. "
@@ -252,6 +270,8 @@ class GameServer:
             return f"database problem: {self.store.problem}"
         if self.store is not None and self.store.failure is not None:
             return f"storage failing: {self.store.failure}"
+        if self.cluster is not None and self.cluster.problem is not None:
+            return f"cluster: {self.cluster.problem}"
         return None
 
     async def _check_db(self) -> None:
@@ -307,6 +327,8 @@ class GameServer:
 
     def _room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
+        if self.cluster is not None:
+            self.cluster.closed(actor.room.room_id)
         self.room_address.pop(actor.room.room_id, None)
         for client in self.clients.values():
             client.created.discard(actor.room.room_id)
@@ -505,7 +527,10 @@ class GameServer:
                 client.room.post(Inbound(client.member(), msg))
             return
         if isinstance(msg, ts.ListRooms):
-            rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
+            if self.cluster is not None:
+                rooms = await self.cluster.rooms(500)  # every node's (from Redis)
+            else:
+                rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
             self._reply(client, tc.Rooms(rooms=rooms, re=re))
         elif isinstance(msg, ts.CreateRoom):
             await self._create(client, msg)
@@ -643,6 +668,8 @@ class GameServer:
         room.creator = client.player_id
         assert self.store is not None
         # Saved before it exists for anyone: a room that cannot be written is refused.
+        if self.cluster is not None and not await self.cluster.claim(room_id):
+            raise RuntimeError(f"room id {room_id} is already held")  # 2^40 ids: never seen
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room)
         self.room_address[room_id] = client.addr
@@ -652,7 +679,9 @@ class GameServer:
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
-            self._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
+            elsewhere = None if self.cluster is None else await self.cluster.where(msg.room_id)
+            text = "No such room." if elsewhere is None else f"That room is on {elsewhere}."
+            self._reply(client, error(ErrorCode.NO_SUCH_ROOM, text, msg.id))
             return
         if client.room is not None:
             already = "this room" if client.room is actor else "another room"
@@ -788,6 +817,8 @@ class GameServer:
             )
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
+            if self.cluster is not None:
+                body += self.cluster.metrics()
             response = connection.respond(HTTPStatus.OK, body)
             response.headers = Headers(
                 [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type"]

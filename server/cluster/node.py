@@ -1,0 +1,238 @@
+"""One node of a cluster: the game server's link to Redis (docs/cluster.md).
+
+It announces the node (presence), publishes its rooms' summaries so every node's lobby lists
+every open room, holds a lease on each room it runs (renewed every ``lease_ms / 3``), and looks
+for open rooms nobody holds (their node died): it takes their lease and restores them from the
+shared PostgreSQL, as a restarted server restores its own (clocks moved on by the time the room
+was down, so nobody is charged for it).
+
+A room's writes happen only while its lease is held: a room is claimed before it is first
+saved, and released after its last write (closed, or saved by a drain). A node that cannot
+renew its leases for a whole lease period (Redis unreachable) drops its rooms without writing,
+because another node may already run them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import TYPE_CHECKING, Any, Final
+
+import redis.asyncio as aioredis
+import redis.exceptions
+
+from server.actor import now_ms, restore_room
+from server.cluster.config import ClusterConfig
+from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
+from server.store import StoreError
+from shared.protocol import encode
+from shared.protocol import to_client as tc
+
+if TYPE_CHECKING:
+    from server.actor import RoomActor
+    from server.lobby import GameServer
+
+log = logging.getLogger("carom.cluster")
+
+CLOSE_GOING_AWAY: Final = 1001
+
+
+class ClusterNode:
+    def __init__(self, server: GameServer, config: ClusterConfig) -> None:
+        self.server = server
+        self.config = config
+        self.redis: aioredis.Redis = connect(config.redis_url)
+        url = config.public_url or f"ws://{server.config.host}:{server.port}/"
+        self.directory = Directory(self.redis, config.node, url, config.lease_ms)
+        self.leases = Leases(self.redis, config.node, self.directory.info.instance, config.lease_ms)
+        self.problem: str | None = None  # Redis unreachable: /health says so
+        self.taken_over = 0  # rooms restored from a dead node (metrics)
+        self.lost = 0  # rooms dropped because their lease was lost
+        self._last_renewed = time.monotonic()
+        self._loop: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[Any]] = set()
+
+    # Life cycle ------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Join the cluster and take the open rooms nobody holds. StoreError (one sentence)
+        when Redis cannot be reached or the name is taken."""
+        try:
+            await self.redis.ping()
+            await self.directory.join()
+        except redis.exceptions.RedisError as exc:
+            await self.redis.aclose()
+            raise StoreError(f"cannot reach Redis at {self.config.redis_url} ({exc})") from None
+        except NodeNameTaken as exc:
+            await self.redis.aclose()
+            raise StoreError(str(exc)) from None
+        store = self.server.store
+        assert store is not None
+        for record in store.open_rooms():
+            await self.directory.opened(record.room_id)  # repairs the set if Redis lost it
+        await self.take_over()
+        await self._beat()
+        self._loop = asyncio.create_task(self._run(), name="cluster-node")
+
+    async def stop(self) -> None:
+        """After the server saved every room (its last write): release their leases so other
+        nodes take them at once, and leave the directory."""
+        if self._loop is not None:
+            self._loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._loop
+        await asyncio.gather(*self._pending, return_exceptions=True)
+        with contextlib.suppress(redis.exceptions.RedisError):
+            for room_id in list(self.server.rooms):
+                await self.leases.release(room_id)
+            await self.directory.leave()
+        await self.redis.aclose()
+
+    # Rooms -----------------------------------------------------------------------------------
+    async def claim(self, room_id: str) -> bool:
+        """Before a new room's first write: the lease, and its place in the open set."""
+        if not await self.leases.acquire(room_id):
+            return False
+        await self.directory.opened(room_id)
+        return True
+
+    def closed(self, room_id: str) -> None:
+        """The room's closing is written: it leaves the open set, then its lease is released."""
+
+        async def release() -> None:
+            with contextlib.suppress(redis.exceptions.RedisError):
+                await self.directory.closed(room_id)
+                await self.leases.release(room_id)
+
+        task = asyncio.get_running_loop().create_task(release())
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def take_over(self) -> int:
+        """Restore the open rooms whose lease nobody holds; how many were taken."""
+        if self.server.draining:
+            return 0
+        unheld = [r for r in await self.directory.unheld() if r not in self.server.rooms]
+        if not unheld:
+            return 0
+        store = self.server.store
+        assert store is not None
+        taken = 0
+        records = {r.room_id: r for r in await store.run(store.open_rooms)}
+        for room_id in unheld:
+            record = records.get(room_id)
+            if record is None:  # closed meanwhile (or never saved): nothing to run
+                await self.directory.closed(room_id)
+                continue
+            if not await self.leases.acquire(room_id):
+                continue  # another node was quicker
+            now = now_ms()
+            try:
+                room = restore_room(record, now)
+            except Exception:
+                log.exception("room %s could not be restored; closing it", room_id)
+                await store.run(store.close_room, room_id, now)
+                await self.directory.closed(room_id)
+                await self.leases.release(room_id)
+                continue
+            self.server._add_actor(room)
+            taken += 1
+        if taken:
+            self.taken_over += taken
+            log.info("took over %d room(s) nobody held", taken)
+        return taken
+
+    def drop(self, actor: RoomActor, why: str) -> None:
+        """Stop running a room without writing anything (its lease is no longer ours: another
+        node may be running it), and send its people to reconnect."""
+        room_id = actor.room.room_id
+        if actor.task is not None:
+            actor.task.cancel()
+        self.server.rooms.pop(room_id, None)
+        self.lost += 1
+        log.warning("room %s dropped: %s", room_id, why)
+        closing = encode(
+            tc.Closing(reason="Your room moved to another server. Reconnect and rejoin.")
+        )
+        for client in list(self.server.clients.values()):
+            if client.room is actor:
+                client.room = None
+                self.server._send(client, closing)
+                self.server._close(client, CLOSE_GOING_AWAY, "room moved")
+
+    # The loop --------------------------------------------------------------------------------
+    async def _run(self) -> None:
+        period = self.config.lease_ms / 3000
+        next_takeover = time.monotonic() + self.config.takeover_s
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self._beat()
+                if time.monotonic() >= next_takeover:
+                    next_takeover = time.monotonic() + self.config.takeover_s
+                    await self.take_over()
+            except (redis.exceptions.RedisError, OSError) as exc:
+                self._unreachable(exc)
+            except Exception:
+                log.exception("cluster loop")
+
+    async def _beat(self) -> None:
+        actors = dict(self.server.rooms)
+        lost = await self.leases.renew(list(actors))
+        self._last_renewed = time.monotonic()
+        for room_id in lost:
+            actor = self.server.rooms.get(room_id)
+            if actor is not None and actor is actors[room_id]:
+                self.drop(actor, "its lease was lost (expired or taken by another node)")
+        await self.directory.beat({rid: a.room.summary() for rid, a in self.server.rooms.items()})
+        if self.problem is not None:
+            log.info("Redis reachable again")
+        self.problem = None
+
+    def _unreachable(self, exc: Exception) -> None:
+        problem = f"cannot reach Redis at {self.config.redis_url} ({exc})"
+        if problem != self.problem:
+            log.error("%s", problem)
+        self.problem = problem
+        # Past the lease: other nodes may have taken our rooms; running them on would write
+        # over their moves.
+        if time.monotonic() - self._last_renewed > self.config.lease_ms / 1000 * 0.9:
+            for actor in list(self.server.rooms.values()):
+                self.drop(actor, "Redis was unreachable for a whole lease period")
+
+    # Lobby -----------------------------------------------------------------------------------
+    async def rooms(self, limit: int = 500) -> list[dict[str, Any]]:
+        """Every open room of the cluster: ours as they are now, the others' as last
+        published (at most ``lease_ms / 3`` old)."""
+        local = [a.room.summary() for a in list(self.server.rooms.values())[:limit]]
+        try:
+            listed = await self.directory.rooms(limit)
+        except redis.exceptions.RedisError as exc:
+            self._unreachable(exc)
+            return local  # better our own rooms than none
+        mine = {s["room_id"] for s in local}
+        others = [r.summary for r in listed if r.node != self.config.node]
+        return (local + [s for s in others if s.get("room_id") not in mine])[:limit]
+
+    async def where(self, room_id: str) -> str | None:
+        """The public URL of the node running ``room_id``, if another live node does."""
+        try:
+            owner = await self.leases.owner(room_id)
+            if owner is None or owner == self.config.node:
+                return None
+            for node in await self.directory.nodes():
+                if node.name == owner:
+                    return node.url
+        except redis.exceptions.RedisError as exc:
+            self._unreachable(exc)
+        return None
+
+    def metrics(self) -> str:
+        node = self.config.node.replace("\\", "\\\\").replace('"', '\\"')
+        return (
+            f'carom_cluster_rooms{{node="{node}"}} {len(self.server.rooms)}\n'
+            f'carom_cluster_leases_lost_total{{node="{node}"}} {self.lost}\n'
+            f'carom_cluster_rooms_taken_over_total{{node="{node}"}} {self.taken_over}\n'
+            f'carom_cluster_redis_up{{node="{node}"}} {0 if self.problem else 1}\n'
+        )

@@ -1,0 +1,169 @@
+"""Nodes of a cluster: real game servers sharing a real PostgreSQL and a real Redis
+(tests/engines.py). The lobby of every node lists every room; a drained node's rooms move to
+another node; a killed node's rooms are taken over and its players rejoin there."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import urllib.request
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from server.actor import now_ms
+from server.cluster.config import ClusterConfig
+from server.config import ServerConfig
+from server.lobby import GameServer
+from server.process import ServerProcess
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from tests.server.wire import Wire, health
+
+LEASE_MS = 900  # short leases keep the tests short; the default is 3000
+
+
+def _get(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return str(r.read().decode())
+
+
+def _url(node: GameServer) -> str:
+    return f"ws://127.0.0.1:{node.port}/"
+
+
+@asynccontextmanager
+async def _nodes(pg_url: str, redis_url: str, *names: str) -> AsyncIterator[list[GameServer]]:
+    started: list[GameServer] = []
+    try:
+        for name in names:
+            cluster = ClusterConfig(redis_url, name, "", lease_ms=LEASE_MS, takeover_s=0.2)
+            node = GameServer(ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster))
+            await node.start()
+            started.append(node)
+        yield started
+    finally:
+        for node in started:
+            if node.server is not None and not node.draining:
+                await node.stop()
+
+
+async def _until(check: Callable[[], object], timeout: float = 5.0) -> float:
+    """Wait until ``check()`` is true; how long it took."""
+    t0 = time.monotonic()
+    while not check():
+        assert time.monotonic() - t0 < timeout, "not within the time"
+        await asyncio.sleep(0.02)
+    return time.monotonic() - t0
+
+
+async def _listed(w: Wire) -> set[str]:
+    return {r["room_id"] for r in (await w.request(ts.ListRooms(), tc.Rooms)).rooms}
+
+
+async def _match(url: str) -> tuple[str, list[Wire], list[str]]:
+    """Ann and Bob seated in a new room on ``url``: the room, their wires, their seat tokens."""
+    ann, bob = await Wire.open(url, "ann"), await Wire.open(url, "bob")
+    create = ts.CreateRoom(discipline="three_cushion", distance=1, shot_clock_s=30)
+    rid = (await ann.request(create, tc.RoomCreated)).room_id
+    tokens = [(await w.request(ts.Join(room_id=rid), tc.Joined)).seat_token for w in (ann, bob)]
+    await ann.expect(tc.Snapshot, where=lambda m: m.room["match_id"] is not None)
+    return rid, [ann, bob], tokens
+
+
+async def _rejoin(url: str, wires: list[Wire], rid: str, tokens: list[str]) -> list[Wire]:
+    """Ann and Bob connect to ``url`` with their identity tokens and take their seats back."""
+    back = []
+    for i, (w, name) in enumerate(zip(wires, ("ann", "bob"), strict=True)):
+        assert w.welcome is not None
+        again = await Wire.open(url, name, token=w.welcome.token)  # identities are cluster-wide
+        joined = await again.request(ts.Rejoin(room_id=rid, seat_token=tokens[i]), tc.Joined)
+        assert joined.seat == i
+        back.append(again)
+    return back
+
+
+async def test_every_node_lists_every_room_and_says_where_a_room_runs(
+    pg_url: str, redis_url: str
+) -> None:
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        ann, bob = await Wire.open(_url(a), "ann"), await Wire.open(_url(b), "bob")
+        create = ts.CreateRoom(discipline="three_cushion")
+        ra = (await ann.request(create, tc.RoomCreated)).room_id
+        rb = (await bob.request(create, tc.RoomCreated)).room_id
+        for w in (ann, bob):
+            t0 = time.monotonic()
+            while await _listed(w) != {ra, rb}:
+                assert time.monotonic() - t0 < 3, await _listed(w)
+                await asyncio.sleep(0.05)
+        # No forwarding yet: joining on the wrong node names the node that runs the room.
+        refused = await bob.refused(ts.Join(room_id=ra))
+        assert refused.code == "no_such_room" and _url(a) in refused.message
+        # (In a thread: the servers run on this test's event loop.)
+        assert await asyncio.to_thread(health, a.port) == (200, "ok\n")
+        metrics = await asyncio.to_thread(_get, f"http://127.0.0.1:{a.port}/metrics")
+        assert 'carom_cluster_rooms{node="a"} 1' in metrics
+        assert 'carom_cluster_redis_up{node="a"} 1' in metrics
+
+
+async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
+    pg_url: str, redis_url: str
+) -> None:
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        rid, wires, tokens = await _match(_url(a))
+        before = (await wires[0].request(ts.Sync(), tc.Snapshot)).match
+        await a.stop()  # SIGTERM: every room saved, leases released, clients told
+        for w in wires:
+            assert await w.closed() == 1001
+            assert any(isinstance(m, tc.Closing) for m in w.log)
+        moved = await _until(lambda: rid in b.rooms, timeout=3)
+        assert moved < 1.0  # released, not expired: taken at b's next look (every 0.2 s)
+        back = await _rejoin(_url(b), wires, rid, tokens)
+        after = (await back[0].request(ts.Sync(), tc.Snapshot)).match
+        for key in ("phase", "score", "shooter", "balls", "innings"):
+            assert after.get(key) == before.get(key), key
+        await back[0].send(ts.Concede())
+        over = await back[1].expect(tc.GameOver)
+        assert over.winner == 1
+        assert await _listed(back[1]) == {rid}  # still open for a rematch, now on b
+
+
+async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
+    pg_url: str, redis_url: str, procs: list[ServerProcess]
+) -> None:
+    a = ServerProcess(
+        pg_url,
+        workers=0,
+        extra_args=["--redis", redis_url, "--node", "a"],  # the default 3 s lease
+    )
+    procs.append(a)
+    async with _nodes(pg_url, redis_url, "b") as (b,):
+        rid, wires, tokens = await _match(a.url)
+        ann, bob = wires
+        await ann.send(ts.Stroke(direction=180.0, speed=0.05))  # the lag: Ann's stops short
+        await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+        lag = await ann.expect(tc.LagResult, timeout=10)
+        assert lag.winner is not None
+        await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()) + 0.05)
+        await wires[lag.winner].send(ts.ChooseBreak(breaker="me"))
+        turn = await ann.expect(tc.Turn, where=lambda m: m.phase == "play")
+        assert turn.deadline_ms is not None
+        left_before = turn.deadline_ms - now_ms()
+
+        a.kill()  # SIGKILL: no drain, the lease is left to expire
+        killed = time.monotonic()
+        recovered = await _until(lambda: rid in b.rooms, timeout=10)
+        assert recovered < 3.0 + 0.2 + 1.0  # the lease's ttl, b's next look, slack
+        back = await _rejoin(_url(b), wires, rid, tokens)
+        shooter = turn.shooter
+        assert shooter is not None
+        again = await back[shooter].expect(
+            tc.Turn, where=lambda m: m.deadline_ms is not None, timeout=5
+        )
+        assert again.deadline_ms is not None
+        left_after = again.deadline_ms - now_ms()
+        # The downtime (several seconds) is not charged to the shooter.
+        assert abs(left_after - left_before) < 1000, (left_before, left_after)
+        assert time.monotonic() - killed > 2.0  # (so the check above is not vacuous)
+        await back[shooter].send(ts.Concede())
+        over = await back[1 - shooter].expect(tc.GameOver)
+        assert over.winner == 1 - shooter
