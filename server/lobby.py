@@ -64,6 +64,7 @@ from shared.protocol.base import ClientMessage, ServerMessage
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
+    from server.cluster.relay import Relay
 
 log = logging.getLogger("carom.server")
 
@@ -103,6 +104,11 @@ class Client:
     wrong_passwords: int = 0
     replay_busy: bool = False
     queued: int = 0  # bytes waiting in ``queue``
+    # Cluster: the identity token and hello name (memory only) a relay greets another node
+    # with, and the relay while in a room another node runs (server/cluster/relay.py).
+    token: str = ""
+    hello_name: str = ""
+    relay: Relay | None = None
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -438,6 +444,8 @@ class GameServer:
             self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
+            if client.relay is not None:
+                await client.relay.close()
             client.closing = True
             with contextlib.suppress(asyncio.QueueFull):
                 client.queue.put_nowait(None)
@@ -519,7 +527,9 @@ class GameServer:
             await self.desk.handle(client, msg)
             return
         if not isinstance(msg, LOBBY):
-            if client.room is None:
+            if client.room is None and client.relay is not None:
+                await client.relay.send(msg)  # the room runs on another node
+            elif client.room is None:
                 self._reply(
                     client, error(ErrorCode.NOT_IN_ROOM, "Join or spectate a room first.", re)
                 )
@@ -583,6 +593,7 @@ class GameServer:
             player_id, token = "p" + secrets.token_hex(8), new_token()
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
         client.player_id, client.name = player_id, await self.desk.shown_name(player_id, msg.name)
+        client.token, client.hello_name = token, msg.name
         self._reply(
             client,
             tc.Welcome(
@@ -679,11 +690,11 @@ class GameServer:
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
-            elsewhere = None if self.cluster is None else await self.cluster.where(msg.room_id)
-            text = "No such room." if elsewhere is None else f"That room is on {elsewhere}."
-            self._reply(client, error(ErrorCode.NO_SUCH_ROOM, text, msg.id))
+            if self.cluster is not None and await self.cluster.forward(client, msg):
+                return  # another node runs it: relayed there (or refused, answered)
+            self._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
             return
-        if client.room is not None:
+        if client.room is not None or client.relay is not None:
             already = "this room" if client.room is actor else "another room"
             self._reply(
                 client,

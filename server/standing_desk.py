@@ -176,6 +176,7 @@ class StandingDesk:
         await store.run(store.standings.add_token, player_id, token_hash(token), now)
         self.matchmaker.remove(client.conn)  # a ticket under the old identity is void
         client.player_id, client.name = player_id, _shown(name, account_bot)
+        client.token = token  # a cluster relay greets the room's node as this identity
         server._reply(
             client,
             tc.Welcome(

@@ -26,13 +26,15 @@ import redis.exceptions
 from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
+from server.cluster.relay import Relay
 from server.store import StoreError
-from shared.protocol import encode
+from shared.protocol import ErrorCode, encode, error
 from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
     from server.actor import RoomActor
-    from server.lobby import GameServer
+    from server.lobby import Client, GameServer
 
 log = logging.getLogger("carom.cluster")
 
@@ -47,6 +49,9 @@ class ClusterNode:
         url = config.public_url or f"ws://{server.config.host}:{server.port}/"
         self.directory = Directory(self.redis, config.node, url, config.lease_ms)
         self.leases = Leases(self.redis, config.node, self.directory.info.instance, config.lease_ms)
+        self.held: set[str] = set()  # rooms whose lease we hold
+        self.relays: set[Relay] = set()  # clients of ours in rooms other nodes run
+        self.forwarded = 0  # frames relayed both ways, by relays that ended
         self.problem: str | None = None  # Redis unreachable: /health says so
         self.taken_over = 0  # rooms restored from a dead node (metrics)
         self.lost = 0  # rooms dropped because their lease was lost
@@ -83,9 +88,11 @@ class ClusterNode:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._loop
         await asyncio.gather(*self._pending, return_exceptions=True)
+        await asyncio.gather(*(r.close() for r in list(self.relays)), return_exceptions=True)
         with contextlib.suppress(redis.exceptions.RedisError):
-            for room_id in list(self.server.rooms):
+            for room_id in sorted(self.held):
                 await self.leases.release(room_id)
+            self.held.clear()
             await self.directory.leave()
         await self.redis.aclose()
 
@@ -94,11 +101,14 @@ class ClusterNode:
         """Before a new room's first write: the lease, and its place in the open set."""
         if not await self.leases.acquire(room_id):
             return False
+        self.held.add(room_id)
         await self.directory.opened(room_id)
         return True
 
     def closed(self, room_id: str) -> None:
         """The room's closing is written: it leaves the open set, then its lease is released."""
+
+        self.held.discard(room_id)
 
         async def release() -> None:
             with contextlib.suppress(redis.exceptions.RedisError):
@@ -127,6 +137,7 @@ class ClusterNode:
                 continue
             if not await self.leases.acquire(room_id):
                 continue  # another node was quicker
+            self.held.add(room_id)
             now = now_ms()
             try:
                 room = restore_room(record, now)
@@ -135,6 +146,7 @@ class ClusterNode:
                 await store.run(store.close_room, room_id, now)
                 await self.directory.closed(room_id)
                 await self.leases.release(room_id)
+                self.held.discard(room_id)
                 continue
             self.server._add_actor(room)
             taken += 1
@@ -150,6 +162,7 @@ class ClusterNode:
         if actor.task is not None:
             actor.task.cancel()
         self.server.rooms.pop(room_id, None)
+        self.held.discard(room_id)
         self.lost += 1
         log.warning("room %s dropped: %s", room_id, why)
         closing = encode(
@@ -179,7 +192,13 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         actors = dict(self.server.rooms)
-        lost = await self.leases.renew(list(actors))
+        # A room opened without claim() (quick match's rooms): claim it now.
+        for room_id in [r for r in actors if r not in self.held]:
+            if await self.leases.acquire(room_id):
+                self.held.add(room_id)
+                await self.directory.opened(room_id)
+        lost = await self.leases.renew([r for r in actors if r in self.held])
+        lost |= {r for r in actors if r not in self.held}
         self._last_renewed = time.monotonic()
         for room_id in lost:
             actor = self.server.rooms.get(room_id)
@@ -215,6 +234,43 @@ class ClusterNode:
         others = [r.summary for r in listed if r.node != self.config.node]
         return (local + [s for s in others if s.get("room_id") not in mine])[:limit]
 
+    async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
+        """If another live node runs the room, relay the client there (or answer why not);
+        False when no node does (the lobby answers ``no_such_room``)."""
+        url = await self.where(msg.room_id)
+        if url is None:
+            return False
+        if client.room is not None or client.relay is not None:
+            self.server._reply(
+                client,
+                error(
+                    ErrorCode.ALREADY_IN_ROOM, "You are already in a room; leave it first.", msg.id
+                ),
+            )
+            return True
+        relay = Relay(self.server, client, url)
+        client.relay = relay  # later messages of this connection go behind the entry
+        if not await relay.open(msg):
+            client.relay = None
+            self.server._reply(
+                client,
+                error(
+                    ErrorCode.UNAVAILABLE,
+                    "The server running that room cannot be reached right now; try again in "
+                    "a moment.",
+                    msg.id,
+                ),
+            )
+            return True
+        self.relays.add(relay)
+        if relay.task is not None:
+            relay.task.add_done_callback(lambda _: self._relay_ended(relay))
+        return True
+
+    def _relay_ended(self, relay: Relay) -> None:
+        self.relays.discard(relay)
+        self.forwarded += relay.forwarded_in + relay.forwarded_out
+
     async def where(self, room_id: str) -> str | None:
         """The public URL of the node running ``room_id``, if another live node does."""
         try:
@@ -229,10 +285,13 @@ class ClusterNode:
         return None
 
     def metrics(self) -> str:
+        forwarded = self.forwarded + sum(r.forwarded_in + r.forwarded_out for r in self.relays)
         node = self.config.node.replace("\\", "\\\\").replace('"', '\\"')
         return (
             f'carom_cluster_rooms{{node="{node}"}} {len(self.server.rooms)}\n'
             f'carom_cluster_leases_lost_total{{node="{node}"}} {self.lost}\n'
             f'carom_cluster_rooms_taken_over_total{{node="{node}"}} {self.taken_over}\n'
             f'carom_cluster_redis_up{{node="{node}"}} {0 if self.problem else 1}\n'
+            f'carom_cluster_relays{{node="{node}"}} {len(self.relays)}\n'
+            f'carom_cluster_forwarded_total{{node="{node}"}} {forwarded}\n'
         )

@@ -15,9 +15,10 @@ from server.cluster.config import ClusterConfig
 from server.config import ServerConfig
 from server.lobby import GameServer
 from server.process import ServerProcess
+from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
-from tests.server.wire import Wire, health
+from tests.server.wire import Wire, find_scoring_stroke, health
 
 LEASE_MS = 900  # short leases keep the tests short; the default is 3000
 
@@ -95,14 +96,18 @@ async def test_every_node_lists_every_room_and_says_where_a_room_runs(
             while await _listed(w) != {ra, rb}:
                 assert time.monotonic() - t0 < 3, await _listed(w)
                 await asyncio.sleep(0.05)
-        # No forwarding yet: joining on the wrong node names the node that runs the room.
-        refused = await bob.refused(ts.Join(room_id=ra))
-        assert refused.code == "no_such_room" and _url(a) in refused.message
+        # Joining on another node than the room's: relayed there, answered as if direct.
+        joined = await bob.request(ts.Join(room_id=ra), tc.Joined)
+        assert joined.seat == 0
+        assert (await bob.refused(ts.Join(room_id=rb))).code == "already_in_room"
+        assert (await bob.refused(ts.Join(room_id="rnothere00"))).code == "no_such_room"
         # (In a thread: the servers run on this test's event loop.)
         assert await asyncio.to_thread(health, a.port) == (200, "ok\n")
         metrics = await asyncio.to_thread(_get, f"http://127.0.0.1:{a.port}/metrics")
         assert 'carom_cluster_rooms{node="a"} 1' in metrics
         assert 'carom_cluster_redis_up{node="a"} 1' in metrics
+        metrics_b = await asyncio.to_thread(_get, f"http://127.0.0.1:{b.port}/metrics")
+        assert 'carom_cluster_relays{node="b"} 1' in metrics_b
 
 
 async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
@@ -167,3 +172,52 @@ async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
         await back[shooter].send(ts.Concede())
         over = await back[1 - shooter].expect(tc.GameOver)
         assert over.winner == 1 - shooter
+
+
+async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
+    pg_url: str, redis_url: str
+) -> None:
+    async with _nodes(pg_url, redis_url, "a", "b", "c") as (a, b, c):
+        ann = await Wire.open(_url(a), "ann")  # on the room's node
+        bob = await Wire.open(_url(b), "bob")  # relayed by b
+        carol = await Wire.open(_url(c), "carol")  # a spectator, relayed by c
+        create = ts.CreateRoom(discipline="three_cushion", distance=1, shot_clock_s=30)
+        rid = (await ann.request(create, tc.RoomCreated)).room_id
+        await _until(lambda: rid in a.rooms)
+        await carol.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        await bob.request(ts.Join(room_id=rid), tc.Joined)
+        players = [ann, bob]
+        await ann.send(ts.Stroke(direction=180.0, speed=0.05))
+        await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+        lag = await carol.expect(tc.LagResult, timeout=10)
+        breaker = lag.winner
+        assert breaker is not None
+        await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()) + 0.05)
+        await players[breaker].send(ts.ChooseBreak(breaker="me"))
+        await carol.expect(tc.Turn, where=lambda m: m.phase == "play")
+        options = rules.MatchOptions(distance=1, shot_clock_s=30)
+        snap = await players[breaker].request(ts.Sync(), tc.Snapshot)
+        scoring, _ = find_scoring_stroke(snap.match, options)
+        await players[breaker].send(scoring)
+        played = await carol.expect(tc.StrokePlayed, timeout=10)
+        assert played.result["points"] == 1
+        await players[1 - breaker].send(ts.Concede())  # in the equalizing inning (R-END-2)
+        over = await carol.expect(tc.GameOver, timeout=10)
+        assert over.winner == breaker
+        for w in players:
+            await w.expect(tc.GameOver, timeout=5)
+
+        # One stream: the same broadcasts, in the same seq order, on all three nodes.
+        def stream(w: Wire) -> list[tuple[str, int]]:
+            return [(m.TYPE, m.seq) for m in w.broadcasts()]  # type: ignore[attr-defined]
+
+        first = max(stream(w)[0][1] for w in (ann, bob, carol))  # all three are in
+        streams = [[x for x in stream(w) if x[1] >= first] for w in (ann, bob, carol)]
+        assert streams[0] == streams[1] == streams[2]
+        seqs = [q for _, q in streams[0]]
+        assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+        assert ("game_over", over.seq) in streams[0]
+        assert len(b.cluster.relays) == 1 and len(c.cluster.relays) == 1  # type: ignore[union-attr]
+        await bob.request(ts.Leave(), tc.Left)
+        await _until(lambda: not b.cluster.relays)  # type: ignore[union-attr]
