@@ -32,7 +32,10 @@ from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 
-ROOMS = int(os.environ.get("CAROM_BENCH_ROOMS", "200"))
+# One size or several, comma-separated (CAROM_BENCH_ROOMS=1000,2000): each runs after the same
+# light baseline.
+ROOM_SIZES = tuple(int(n) for n in os.environ.get("CAROM_BENCH_ROOMS", "200").split(","))
+ROOMS = ROOM_SIZES[0]
 SECONDS = float(os.environ.get("CAROM_BENCH_SECONDS", "60"))
 LIGHT_ROOMS = 10
 LIGHT_SECONDS = 15.0
@@ -231,6 +234,22 @@ class Result:
     sim_wall_s: float
     store_s: float
     loop_lag_s: float
+    server_p50_s: float = float("nan")  # stroke received → stroke_played queued (histogram)
+    server_p99_s: float = float("nan")
+
+
+def _histogram_pct(port: int, q: float) -> float:
+    """The upper bound of the carom_stroke_seconds bucket holding quantile ``q``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
+        body = r.read().decode()
+    buckets = [
+        (float("inf") if le == "+Inf" else float(le), float(n))
+        for le, n in re.findall(r'^carom_stroke_seconds_bucket\{le="([^"]+)"\} (\S+)$', body, re.M)
+    ]
+    if not buckets or buckets[-1][1] == 0:
+        return float("nan")
+    total = buckets[-1][1]
+    return next(le for le, n in buckets if n >= q * total)
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -278,6 +297,8 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     sim_wall = _metric(port, "carom_simulation_wall_seconds_total")
     store_s = _metric(port, "carom_store_seconds_total")
     lag_s = _metric(port, "carom_loop_lag_seconds")
+    server_p50 = _histogram_pct(port, 0.5)
+    server_p99 = _histogram_pct(port, 0.99)
     for c in conns:
         await c.ws.close()
     for t in tasks:
@@ -298,6 +319,8 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         sim_wall,
         store_s,
         lag_s,
+        server_p50,
+        server_p99,
     )
 
 
@@ -321,22 +344,28 @@ def _one(rooms: int, seconds: float) -> Result:
         return asyncio.run(_drive(server.port, server.proc.pid, rooms, seconds))
 
 
-def run(rooms: int = ROOMS, seconds: float = SECONDS) -> list[str]:
+def run(rooms: int | tuple[int, ...] = ROOM_SIZES, seconds: float = SECONDS) -> list[str]:
     load_before = os.getloadavg()[0]
     light = _one(LIGHT_ROOMS, LIGHT_SECONDS)
-    full = _one(rooms, seconds)
+    sizes = (rooms,) if isinstance(rooms, int) else rooms
+    loads = [_one(n, seconds) for n in sizes]
     lines = [
         f"{os.cpu_count()} cores, physics workers {WORKERS}; machine load average "
         f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after (above the core count, "
         "latencies measure the neighbours too)"
     ]
-    for label, r in (("baseline", light), ("load", full)):
+    for label, r in (("baseline", light), *(("load", full) for full in loads)):
         st = r.stats
         per_conn_rss = (r.rss_loaded - r.rss_idle) / max(1, r.connections)
         lines.append(
             f"{label}: {r.rooms} rooms, {r.connections} connections, {r.seconds:.0f} s: "
             f"{st.strokes / r.seconds:.1f} strokes/s, latency p50 "
             f"{_pct(st.latencies, 0.5) * 1000:.1f} ms p99 {_pct(st.latencies, 0.99) * 1000:.1f} ms"
+        )
+        lines.append(
+            f"  server side (stroke received -> stroke_played queued): p50 <= "
+            f"{r.server_p50_s * 1000:.0f} ms, p99 <= {r.server_p99_s * 1000:.0f} ms "
+            "(histogram bucket bounds)"
         )
         lines.append(
             f"  server CPU {r.server_cpu_s / r.seconds * 100:.0f}% of a core "
@@ -355,15 +384,19 @@ def run(rooms: int = ROOMS, seconds: float = SECONDS) -> list[str]:
             f"  database writes {r.store_s / max(1, st.strokes) * 1000:.2f} ms of loop time per "
             f"stroke; worst event-loop lag (last 10 s) {r.loop_lag_s * 1000:.0f} ms"
         )
-    p50_ratio = _pct(full.stats.latencies, 0.5) / _pct(light.stats.latencies, 0.5)
-    lines.append(f"p50 latency under load / baseline: {p50_ratio:.2f}x")
+    for full in loads:
+        p50 = _pct(full.stats.latencies, 0.5) / _pct(light.stats.latencies, 0.5)
+        p99 = _pct(full.stats.latencies, 0.99) / _pct(light.stats.latencies, 0.99)
+        lines.append(f"{full.rooms} rooms / baseline: p50 {p50:.2f}x, p99 {p99:.2f}x")
     return lines
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rooms", type=int, default=ROOMS)
+    parser.add_argument(
+        "--rooms", default=",".join(map(str, ROOM_SIZES)), help="one size or several: 1000,2000"
+    )
     parser.add_argument("--seconds", type=float, default=SECONDS)
     a = parser.parse_args()
-    for line in run(a.rooms, a.seconds):
+    for line in run(tuple(int(n) for n in str(a.rooms).split(",")), a.seconds):
         print(line)

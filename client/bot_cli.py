@@ -23,7 +23,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--queue",
         metavar="DISCIPLINE",
         choices=DISCIPLINES,
-        help="wait in quick match (a bot account is offered to players who waited; unrated)",
+        help="wait in quick match (a bot account is offered to players who waited; unrated); "
+        "with --matches N it plays N quick matches, queueing again after each",
     )
     parser.add_argument(
         "--account",
@@ -166,7 +167,19 @@ async def play(args: argparse.Namespace) -> str:
                 tempo=args.tempo,
                 say=say,
             )
-            over = await bot.play_match(rematches=max(0, args.matches - 1))
+            if not args.queue:
+                over = await bot.play_match(rematches=max(0, args.matches - 1))
+            else:  # quick match: a new opponent for each match (a bot pool for the server)
+                over = await bot.play_match()
+                for _ in range(args.matches - 1):
+                    say(describe_result(over, seat))
+                    # Wait for ``left``: a queue request that overtook the leave would be
+                    # refused (still in the room).
+                    await session.request("leave")
+                    session.state.leave_room()
+                    say(f"waiting in quick match again ({args.queue})")
+                    seat = await session.quick_match(args.queue, args.distance, args.level)
+                    over = await bot.play_match()
         finally:
             stop_pool(pool)
         return describe_result(over, seat)

@@ -7,6 +7,7 @@ The I/O around it (scrypt off the event loop, the SQLite rows, the wire) is in
 
 from __future__ import annotations
 
+import argparse
 import re
 import unicodedata
 from collections import deque
@@ -140,3 +141,48 @@ class AccountsConfig:
     bot_after_s: float = 30.0
     pair_every_s: float = 0.5
     max_queue: int = 100_000
+
+
+def add_account_options(parser: argparse.ArgumentParser) -> None:
+    """``carom serve`` options for ratings and quick match (defaults: AccountsConfig)."""
+    d = AccountsConfig()
+    group = parser.add_argument_group("ratings and quick match (docs/accounts.md)")
+    group.add_argument(
+        "--rating-period-days",
+        type=float,
+        default=d.rating_period_s / 86_400,
+        help=f"Glicko-2 rating period (default {d.rating_period_s / 86_400:g} days)",
+    )
+    group.add_argument(
+        "--quick-match-window",
+        type=float,
+        default=d.window,
+        help=f"rating window at the start of a wait (default {d.window:g})",
+    )
+    group.add_argument(
+        "--quick-match-widen",
+        type=float,
+        default=d.widen_per_s,
+        help=f"rating points the window widens per second waited (default {d.widen_per_s:g})",
+    )
+    group.add_argument(
+        "--quick-match-bot-after",
+        type=float,
+        default=d.bot_after_s,
+        help=f"seconds without a human opponent before a waiting bot is offered "
+        f"(default {d.bot_after_s:g})",
+    )
+
+
+def accounts_from_args(args: argparse.Namespace) -> AccountsConfig:
+    for name in ("rating_period_days", "quick_match_window", "quick_match_widen"):
+        if not getattr(args, name) > 0:
+            raise SystemExit(f"carom serve: --{name.replace('_', '-')} must be above 0")
+    if args.quick_match_bot_after < 0:
+        raise SystemExit("carom serve: --quick-match-bot-after must be 0 or more")
+    return AccountsConfig(
+        rating_period_s=args.rating_period_days * 86_400,
+        window=args.quick_match_window,
+        widen_per_s=args.quick_match_widen,
+        bot_after_s=args.quick_match_bot_after,
+    )

@@ -68,6 +68,7 @@ class Gone:
 class Simulated:
     outcome: SimOutcome
     wall_s: float
+    received_ms: int = 0  # when the stroke (or the second lag stroke) arrived
 
 
 class Stop:
@@ -225,6 +226,10 @@ class RoomActor:
             self.membership(conn, self)
         if isinstance(item, Enter) and item.who.conn not in room.conns():
             self.membership(item.who.conn, None)  # refused (room full, bad token …)
+        if isinstance(item, Simulated) and any(e.kind == "stroke" for e in fx.strokes):
+            # Stroke received → stroke_played queued to everyone: the server's share of what a
+            # player waits for (GET /metrics, carom_stroke_seconds).
+            self.metrics.observe_stroke((now_ms() - item.received_ms) / 1000)
         for conns, msg in fx.sends:
             # Chat may be dropped for a client that is falling behind; game messages never.
             self.deliver(conns, encode(msg), isinstance(msg, tc.ChatLine))
@@ -329,7 +334,7 @@ class RoomActor:
 
         async def simulate() -> None:
             outcome = await self.physics.run(job)
-            self.post(Simulated(outcome, time.perf_counter() - started))
+            self.post(Simulated(outcome, time.perf_counter() - started, job.received_ms))
 
         task = asyncio.create_task(simulate())
         self._jobs.add(task)  # keep a reference until it is done (asyncio holds weak ones)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from server.accounts import accounts_from_args, add_account_options
 from server.config import DEFAULT_PORT
 
 
@@ -31,6 +32,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="",
         help="where clients reach this node, ws://HOST:PORT/ (default: the bound address)",
     )
+    add_account_options(parser)  # ratings and quick match (server/accounts.py)
     parser.add_argument(
         "--workers",
         type=int,
@@ -110,6 +112,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         db_path=args.db,
+        accounts=accounts_from_args(args),
         workers=args.workers,
         origins=tuple(args.origin),
         max_rooms=args.max_rooms,

@@ -828,6 +828,7 @@ class GameServer:
             )
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
+            body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
             if self.cluster is not None:
                 body += self.cluster.metrics()
             response = connection.respond(HTTPStatus.OK, body)

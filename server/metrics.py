@@ -7,6 +7,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+# carom_stroke_seconds buckets (upper bounds, seconds).
+STROKE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
 
 @dataclass(slots=True)
 class Metrics:
@@ -29,6 +32,33 @@ class Metrics:
     store_failures: int = 0  # writes that failed (disk full, database gone): refused inputs
     store_s: float = 0.0  # event-loop time spent writing to the database
     loop_lag_s: float = 0.0  # worst event-loop lag over the last sampling window
+    # Stroke received → stroke_played queued, as a histogram (counts per STROKE_BUCKETS bound,
+    # the last one above them all).
+    stroke_counts: list[int] = field(default_factory=lambda: [0] * (len(STROKE_BUCKETS) + 1))
+    stroke_sum_s: float = 0.0
+
+    def observe_stroke(self, seconds: float) -> None:
+        self.stroke_sum_s += seconds
+        for i, bound in enumerate(STROKE_BUCKETS):
+            if seconds <= bound:
+                self.stroke_counts[i] += 1
+                return
+        self.stroke_counts[-1] += 1
+
+    def _stroke_histogram(self) -> list[str]:
+        lines = [
+            "# HELP carom_stroke_seconds Stroke received to stroke_played queued to the room.",
+            "# TYPE carom_stroke_seconds histogram",
+        ]
+        total = 0
+        for bound, n in zip(STROKE_BUCKETS, self.stroke_counts, strict=False):
+            total += n
+            lines.append(f'carom_stroke_seconds_bucket{{le="{bound}"}} {total}')
+        total += self.stroke_counts[-1]
+        lines.append(f'carom_stroke_seconds_bucket{{le="+Inf"}} {total}')
+        lines.append(f"carom_stroke_seconds_sum {self.stroke_sum_s:.6f}")
+        lines.append(f"carom_stroke_seconds_count {total}")
+        return lines
 
     def render(self, rooms: int, connections: int, players: int, spectators: int) -> str:
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -68,6 +98,7 @@ class Metrics:
             "# HELP carom_loop_lag_seconds Worst event-loop lag in the last 10 s.",
             "# TYPE carom_loop_lag_seconds gauge",
             f"carom_loop_lag_seconds {self.loop_lag_s:.6f}",
+            *self._stroke_histogram(),
             "# TYPE carom_internal_errors_total counter",
             f"carom_internal_errors_total {self.internal_errors}",
             "# HELP carom_store_failures_total Database writes that failed; their inputs were "

@@ -56,7 +56,11 @@ OPTION_FIELDS = (
 # flood the players or the server; over it, the sender gets ``rate_limited``.
 CHAT_RATE = 5.0  # lines per second
 CHAT_BURST = 10.0
-MAX_LAG_RETRIES = 3  # a lag simulation that failed (dead worker) is run again this many times
+MAX_LAG_RETRIES = 3
+# Disciplines without zones: their strokes are judged on events and final positions alone.
+NO_ZONES = frozenset(
+    {rules.Discipline.THREE_CUSHION, rules.Discipline.ONE_CUSHION}
+)  # a lag simulation that failed (dead worker) is run again this many times
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +93,10 @@ class SimJob:
     seat: int | None
     spot: str | None
     received_ms: int
+    # The referee reads the balls' paths only to judge zones (straight rail, balkline:
+    # R-DISC-FREE, R-DISC-BALK); otherwise the worker leaves them out of the result it sends
+    # back, which halves what the event loop has to unpickle (the wire form travels anyway).
+    segments: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,7 +609,10 @@ class Room:
         now: int,
     ) -> None:
         self._jobs += 1
-        job = SimJob(self._jobs, kind, self.options.table, balls, strokes, seat, spot, now)
+        segments = kind == "stroke" and self.options.discipline not in NO_ZONES
+        job = SimJob(
+            self._jobs, kind, self.options.table, balls, strokes, seat, spot, now, segments
+        )
         self.pending = job
         fx.jobs.append(job)
 

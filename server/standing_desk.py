@@ -15,6 +15,7 @@ import functools
 import logging
 import secrets
 import sqlite3
+from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -67,6 +68,8 @@ class StandingDesk:
         self.by_name = AttemptLimiter(config.name_failures, int(config.name_window_s * 1000))
         self.by_conn = AttemptLimiter(config.conn_attempts, int(config.conn_window_s * 1000))
         self._task: asyncio.Task[None] | None = None
+        # For GET /metrics (metrics_text): what an operator watches of accounts and the queue.
+        self.counts: Counter[str] = Counter()
 
     # Life cycle ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -138,6 +141,7 @@ class StandingDesk:
         key = name_key(msg.name)
         wait = max(self.by_conn.wait_ms(str(client.conn), now), self.by_name.wait_ms(key, now))
         if wait > 0:
+            self.counts["attempt_limited"] += 1
             server._reply(
                 client,
                 error(
@@ -226,6 +230,7 @@ class StandingDesk:
                 client, error(ErrorCode.NAME_TAKEN, "That name is taken; choose another.", msg.id)
             )
             return None
+        self.counts["register"] += 1
         return client.player_id, msg.name, bool(msg.bot)
 
     async def _login(
@@ -237,10 +242,12 @@ class StandingDesk:
         stored = account.password_hash if account is not None else _dummy_hash()
         ok = await self._hash(check_password, msg.password, stored)
         if account is None or not ok:
+            self.counts["login_failed"] += 1
             self.by_name.count(key, self.clock())
             server._reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
             return None
         self.by_name.clear(key)
+        self.counts["login"] += 1
         return account.player_id, account.name, account.bot
 
     async def _queue(self, client: Client, msg: ts.Queue) -> None:
@@ -288,10 +295,8 @@ class StandingDesk:
         server, store = self.server, self.server.store
         assert store is not None
         now = self.clock()
-        row = store.db.execute(
-            "SELECT name FROM players WHERE player_id = ?", (msg.player_id,)
-        ).fetchone()
-        if row is None:
+        known_as = await store.run(store.standings.player_name, msg.player_id)
+        if known_as is None:
             server._reply(client, error(ErrorCode.NO_SUCH_PLAYER, "No such player.", msg.id))
             return
         account = await store.run(store.standings.account, msg.player_id)
@@ -305,7 +310,7 @@ class StandingDesk:
             client,
             tc.Profile(
                 player_id=msg.player_id,
-                name=account.name if account is not None else row[0],
+                name=account.name if account is not None else known_as,
                 registered=account is not None,
                 bot=account is not None and account.bot,
                 standings=standings,
@@ -345,6 +350,7 @@ class StandingDesk:
                 continue
             if await self._open(ready[0], ready[1], pairing.a):
                 opened += 1
+                self.counts["paired_bot" if pairing.with_bot else "paired"] += 1
             else:  # the room could not be saved: both wait on, nothing is lost
                 self.matchmaker.add(pairing.a)
                 self.matchmaker.add(pairing.b)
@@ -359,7 +365,7 @@ class StandingDesk:
         room.creator = a.player_id
         try:  # saved before it exists for anyone, as the lobby does for create_room
             await store.run(store.save_room, room_record(room), now_ms())
-        except sqlite3.Error:
+        except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/sql.py)
             log.exception("could not save a quick-match room")
             return False
         actor = server._add_actor(room)
@@ -373,6 +379,7 @@ class StandingDesk:
 
     def deliver_changes(self, changes: list[Change]) -> None:
         """Tell each rated player their own change (after the result is committed)."""
+        self.counts["rated_player_results"] += len(changes)
         for ch in changes:
             msg = tc.Rated(
                 match_id=ch.match_id,
@@ -384,6 +391,32 @@ class StandingDesk:
             for client in list(self.server.clients.values()):
                 if client.player_id == ch.player_id:
                     self.server._reply(client, msg)
+
+    def metrics_text(self) -> str:
+        """Prometheus lines appended to GET /metrics."""
+        c = self.counts
+        return "\n".join(
+            [
+                "# HELP carom_quick_match_waiting Players waiting in quick match.",
+                "# TYPE carom_quick_match_waiting gauge",
+                f"carom_quick_match_waiting {len(self.matchmaker)}",
+                "# HELP carom_quick_match_pairs_total Quick matches opened (with_bot: a bot).",
+                "# TYPE carom_quick_match_pairs_total counter",
+                f'carom_quick_match_pairs_total{{with_bot="false"}} {c["paired"]}',
+                f'carom_quick_match_pairs_total{{with_bot="true"}} {c["paired_bot"]}',
+                "# HELP carom_logins_total Logins by result (limited: by the attempt limit).",
+                "# TYPE carom_logins_total counter",
+                f'carom_logins_total{{result="ok"}} {c["login"]}',
+                f'carom_logins_total{{result="failed"}} {c["login_failed"]}',
+                f'carom_logins_total{{result="limited"}} {c["attempt_limited"]}',
+                "# TYPE carom_registrations_total counter",
+                f"carom_registrations_total {c['register']}",
+                "# HELP carom_rated_results_total Players' rating changes from rated matches.",
+                "# TYPE carom_rated_results_total counter",
+                f"carom_rated_results_total {c['rated_player_results']}",
+                "",
+            ]
+        )
 
 
 def _shown(name: str, bot: bool) -> str:

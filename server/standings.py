@@ -167,6 +167,13 @@ class Standings:
         ).fetchone()
         return None if row is None else Account(row[0], row[1], row[2], bool(row[3]))
 
+    def player_name(self, player_id: str) -> str | None:
+        """The name a player (guest or not) last said hello with; None: no such player."""
+        row = self.db.execute(
+            "SELECT name FROM players WHERE player_id = ?", (player_id,)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def add_token(self, player_id: str, token_hash: str, now_ms: int) -> None:
         with self.transaction():
             self.db.execute(

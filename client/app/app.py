@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 WINDOW_SIZE = (1280, 800)
+MIN_SIZE = (960, 640)
 TITLE = "Carom"
 
 
@@ -285,6 +286,8 @@ def make_window(visible: bool = True, antialiasing: bool | None = None) -> arcad
             window = GameWindow(
                 w, h, TITLE, visible=visible, vsync=False, antialiasing=False, resizable=True
             )
+    # Resizable, down to a size where the table, the HUD and the controls still fit.
+    window.set_minimum_size(*MIN_SIZE)
     # Views copy a prepared backdrop onto the screen only when it is not multisampled.
     window.multisampled = aa
     return window

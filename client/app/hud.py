@@ -186,8 +186,9 @@ def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> No
 
 
 def draw_banners(layout: TableLayout, model: GameModel, labels: Labels) -> None:
-    """The referee's calls in the strip above the table, never on the cloth: the newest in
-    the middle, the one before it, dimmer, on the left. Each call is drawn once."""
+    """The referee's calls in the strip above the table, never on the cloth: the newest on the
+    strip's first line, the one before it, smaller and dimmer, under it. Each call is drawn
+    once."""
     strip = layout.call_strip
     calls = model.active_calls()[-2:]
     newest = calls[-1].text if calls else ""
@@ -196,8 +197,11 @@ def draw_banners(layout: TableLayout, model: GameModel, labels: Labels) -> None:
         arcade.draw_lrbt_rectangle_filled(
             strip.left, strip.right, strip.bottom, strip.top, (12, 16, 22, 255)
         )
-    labels.draw("banner0", newest, strip.cx, strip.cy, 15, TEXT, "center", "center", bold=True)
-    labels.draw("banner1", older, strip.left + 16, strip.cy, 11, DIM, "left", "center")
+    one_line = not older
+    y0 = strip.cy if one_line else strip.cy + strip.height * 0.2
+    labels.draw("banner0", newest, strip.cx, y0, 15, TEXT, "center", "center", bold=True)
+    y1 = strip.cy - strip.height * 0.27
+    labels.draw("banner1", older, strip.cx, y1, 10, DIM, "center", "center")
 
 
 def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prompt") -> None:

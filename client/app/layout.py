@@ -18,7 +18,7 @@ RAIL_WIDTH = 0.13  # m, wooden rail + cushion rubber as drawn outside the nose l
 CUSHION_WIDTH = 0.045  # m, the rubber part of the rail (drawn darker than the cloth)
 HUD_TOP = 128  # px reserved above the table for the scoreboard
 HUD_BOTTOM = 140  # px reserved below the table for power, spin and elevation controls
-CALL_STRIP = 34  # px between the scoreboard and the table: the referee's calls, off the cloth
+CALL_STRIP = 44  # px between the scoreboard and the table: the referee's calls, off the cloth
 SIDE_MARGIN = 24  # px
 
 

@@ -149,6 +149,16 @@ class LobbyView(arcade.View):
             Button("cancel", "Cancel", Rect(256, 40, 150, bh), self.close_create),
         ]
 
+    def frame_key(self) -> object:
+        """What the lobby shows that changes without input (``app.GameWindow`` skips frames
+        whose key is unchanged; input always draws the next one)."""
+        m = self.controller.model
+        rooms = tuple(
+            (r.get("room_id"), r.get("phase"), str(r.get("players")), r.get("spectators"))
+            for r in m.rooms
+        )
+        return (rooms, len(m.matches), self.status, tuple(sorted(self.held)), self.window.size)
+
     @property
     def list_rect(self) -> Rect:
         h = self.window.height

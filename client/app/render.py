@@ -243,4 +243,4 @@ def draw_path(layout: TableLayout, points: list[tuple[float, float]]) -> None:
     """The practice preview: the cue ball's path as a dotted line (one draw call)."""
     pts = [layout.to_screen(x, y) for x, y in points[::2]]
     if pts:
-        arcade.draw_points(pts, (150, 230, 255, 200), 3)
+        arcade.draw_points(pts, (150, 230, 255, 255), 4)

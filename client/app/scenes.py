@@ -20,7 +20,7 @@ from shared.table import MATCH, BallName, TableSpec
 NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
 ROLL_DECEL = 0.004 * 9.81  # m/s², rolling resistance (PHYSICS.md starting numbers)
 
-SCENES = ("player", "spectator", "stroke", "balkline", "break_choice", "practice")
+SCENES = ("player", "spectator", "stroke", "balkline", "break_choice", "practice", "reconnecting")
 # Suspense (issue 13 point 1): a scoring stroke seen by its player at 1 s, half way and at rest,
 # and by a spectator who arrives half way through it.
 SUSPENSE = ("scored_1s", "scored_half", "scored_rest", "late_half", "late_rest")
@@ -269,6 +269,12 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         )
         model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
         return Scene(name, model)
+    if name == "reconnecting":
+        scene = build("player")
+        scene.model.apply({"t": "connection", "status": "lost"})
+        scene.model.apply({"t": "connection", "status": "reconnecting", "attempt": 2})
+        scene.name = name
+        return scene
     if name == "practice":
         model = _model(0)
         room = {

@@ -1,7 +1,7 @@
 """Render the ranking screen (and a profile) offscreen with made-up standings.
 
-``python -m client.app.standing_shot OUTDIR`` writes ``ranking.png``/``.json`` and
-``profile.png``/``.json`` (every text drawn: key → [text, x, y]); the tests read them. Sets
+``python -m client.app.standing_shot OUTDIR`` writes ``ranking``, ``profile`` and ``results``
+as ``.png`` and ``.json`` (every text drawn: key → [text, x, y]); the tests read them. Sets
 ``ARCADE_HEADLESS=1`` before arcade is imported, like ``client.app.shots``.
 """
 
@@ -39,6 +39,8 @@ PROFILE: dict[str, Any] = {
 def render(outdir: Path) -> None:
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     from client.app.app import Controller, make_window, save_screenshot
+    from client.app.results_view import ResultsView
+    from client.app.scenes import results_model
     from client.app.standing_view import StandingView
 
     window = make_window(visible=False)
@@ -58,6 +60,15 @@ def render(outdir: Path) -> None:
         save_screenshot(window, outdir / f"{name}.png")
         shown = view.labels.shown
         (outdir / f"{name}.json").write_text(json.dumps(shown, indent=1, ensure_ascii=False))
+    # The results screen after a rated match: the player's rating change under the scoresheet.
+    results = Controller(window, results_model())
+    results.standing.fold({"t": "rated", "match_id": 3, "before": 1500.0, "after": 1662.4})
+    rview = ResultsView(results)
+    window.show_view(rview)
+    save_screenshot(window, outdir / "results.png")
+    (outdir / "results.json").write_text(
+        json.dumps(rview.labels.shown, indent=1, ensure_ascii=False)
+    )
     window.close()
 
 

@@ -77,6 +77,23 @@ class StandingView(arcade.View):
     def state(self) -> StandingState:
         return self.controller.standing
 
+    def frame_key(self) -> object:
+        """What this screen shows that changes without input (the window skips frames whose
+        key is unchanged; input always draws the next one): the waiting time ticks once a
+        second."""
+        st = self.state
+        waited = (
+            None
+            if st.waiting_since is None
+            else int((self.controller.model.now_ms() - st.waiting_since) // 1000)
+        )
+        board = tuple((r.get("player_id"), r.get("rating"), r.get("games")) for r in st.board)
+        profile = (
+            None if st.profile is None else (st.profile.get("player_id"), len(str(st.profile)))
+        )
+        return (st.message, st.account, waited, st.board_discipline, board, profile,
+                self.showing_profile, self.window.size)  # fmt: skip
+
     @property
     def list_rect(self) -> Rect:
         return Rect(40, 110, self.window.width - 80, self.window.height - 380)

@@ -128,6 +128,7 @@ class TableView(arcade.View):
         self.title = ""
         # "leave" (Esc) or "quit" (the window's close button) while asking to confirm.
         self.confirm: str | None = None
+        self._lagged: tuple[Any] | None = None  # the lag result we had when we sent our lag
         self.fast = False  # F held: the stroke's picture runs four times as fast
         self._preview: tuple[Any, list[tuple[float, float]]] | None = None
 
@@ -145,6 +146,12 @@ class TableView(arcade.View):
         return (
             self._sent is None
             and self.confirm is None
+            # One lag stroke per lag round (R-LAG-3): none again until a lag_result comes.
+            and not (
+                m.phase == "lag"
+                and self._lagged is not None
+                and self._lagged[0] is m.state.last_lag
+            )
             and m.my_turn
             and not m.animating()
             and not m.replaying
@@ -215,7 +222,7 @@ class TableView(arcade.View):
 
     def prompt(self) -> str | None:
         m = self.model
-        if m.spectating or m.holding or m.animating():
+        if m.spectating or m.holding or m.animating() or m.link_down:
             return None
         phase = m.phase
         if phase == "waiting":
@@ -223,8 +230,8 @@ class TableView(arcade.View):
         if phase == "lag" and m.my_turn:
             # R-LAG-2 in the player's view: the table is drawn with the top cushion on the right.
             return (
-                "Lag: shoot toward the short cushion on the right; "
-                "the ball that stops nearest the left one wins"
+                "Lag: play onto the right short cushion and back; "
+                "the ball that stops nearest the left short cushion wins"
             )
         if phase == "lag":
             return "Lag played; waiting for the other lag stroke"
@@ -331,6 +338,8 @@ class TableView(arcade.View):
     def idle_help(self) -> str:
         """The controls strip's line when the cue is not in the player's hand: why not."""
         m = self.model
+        if m.link_down:
+            return "not connected"
         if m.holding or m.animating() or m.replaying:
             return "the balls are rolling · hold F: fast-forward"
         if m.phase == "break_choice" and m.lag_winner == m.seat:
@@ -498,6 +507,8 @@ class TableView(arcade.View):
             fields["spot"] = self.aim.break_spot
         self.controller.send("stroke", **fields)
         st = self.model.state
+        if self.model.phase == "lag":
+            self._lagged = (st.last_lag,)
         self._sent = (
             time.monotonic(),
             self.model.strokes_started,

@@ -26,7 +26,7 @@ async def test_a_bot_account_waits_in_quick_match_and_plays_unrated(
 ) -> None:
     env = os.environ | {"CAROM_BOT_PASSWORD": "beep boop beep"}
     cmd = [sys.executable, "-m", "client.cli", "bot", "--url", server_url, "--quiet"]
-    cmd += ["--account", "Robo", "--queue", "one_cushion", "--level", "4"]
+    cmd += ["--account", "Robo", "--queue", "one_cushion", "--level", "4", "--matches", "2"]
     bot = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         desk = game_server.desk
@@ -42,13 +42,23 @@ async def test_a_bot_account_waits_in_quick_match_and_plays_unrated(
         await ann.send(ts.Concede())
         over = await ann.expect(tc.GameOver)
         assert over.winner == 1 - joined.seat
+        # The bot queues again for its second match: the next player who waited gets it.
+        await _wait_until(lambda: len(desk.matchmaker) == 1)
+        cy = await Wire.open(server_url, "cy")
+        await cy.request(ts.Queue(discipline="one_cushion"), tc.Queued)
+        base = desk.clock()
+        desk.clock = lambda: base + 31_000
+        await cy.expect(tc.Joined, timeout=10)
+        await cy.expect(tc.Snapshot, 10, lambda m: None not in m.room["players"])
+        await cy.send(ts.Concede())
+        await cy.expect(tc.GameOver)
         out, err = bot.communicate(timeout=60)
     finally:
         if bot.poll() is None:
             bot.kill()
             bot.communicate()
     assert bot.returncode == 0, err
-    assert out.strip().startswith("won")
+    assert out.strip().startswith("won")  # --quiet: the last result only
     board = await ann.request(ts.GetLeaderboard(discipline="one_cushion"), tc.Leaderboard)
     assert board.rows == []  # a match against a bot is never rated
     assert game_server.store is not None

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from server.accounts import AttemptLimiter, name_key, name_problem, password_problem
+import argparse
+
+import pytest
+
+from server.accounts import (
+    AttemptLimiter,
+    accounts_from_args,
+    add_account_options,
+    name_key,
+    name_problem,
+    password_problem,
+)
 
 
 def test_names_that_look_alike_share_a_key() -> None:
@@ -48,3 +59,15 @@ def test_limiter_memory_is_bounded() -> None:
     for i in range(1_000):
         lim.count(f"k{i}", i)  # a flood of one-off names
     assert len(lim._seen) <= 100
+
+
+def test_serve_options_set_the_quick_match_and_rating_settings() -> None:
+    parser = argparse.ArgumentParser()
+    add_account_options(parser)
+    cfg = accounts_from_args(parser.parse_args([]))
+    assert cfg.rating_period_s == 7 * 86_400 and cfg.bot_after_s == 30
+    args = ["--rating-period-days", "1", "--quick-match-bot-after", "5", "--quick-match-widen", "2"]
+    cfg = accounts_from_args(parser.parse_args(args))
+    assert (cfg.rating_period_s, cfg.bot_after_s, cfg.widen_per_s) == (86_400, 5, 2)
+    with pytest.raises(SystemExit, match="--rating-period-days must be above 0"):
+        accounts_from_args(parser.parse_args(["--rating-period-days", "0"]))

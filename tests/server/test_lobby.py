@@ -192,6 +192,7 @@ async def test_health_and_metrics(server: GameServer, url: str) -> None:
     )
     assert values["carom_rooms"] == "1" and values["carom_connections"] == "1"
     assert "carom_strokes_total" in values and "carom_simulation_cpu_seconds_total" in values
+    assert values["carom_stroke_seconds_count"] == "0"
     status, _, _ = await asyncio.to_thread(_http_get, server.port, "/elsewhere")
     assert status == 404
 
@@ -444,3 +445,36 @@ async def test_a_chat_storm_is_held_to_the_rooms_budget(url: str) -> None:
     assert 10 <= len(lines) <= 14  # the burst, plus what refilled meanwhile; never all 30
     limited = [m for w in crowd for m in await w.quiet(0.1) if isinstance(m, tc.Error)]
     assert limited and {m.code for m in limited} == {"rate_limited"}
+
+
+async def test_password_checks_beyond_the_hashing_queue_are_refused_at_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 12, point 12: 8 guessers at once do not each get a hashing thread; beyond one
+    running and two waiting they hear "busy" without any hashing."""
+    srv = GameServer(ServerConfig(port=0, db_path=str(tmp_path / "c.db"), workers=0, hash_queue=2))
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        ann = await Wire.open(url, "ann")
+        rid = (
+            await ann.request(
+                ts.CreateRoom(discipline="one_cushion", private=True, password="right one"),
+                tc.RoomCreated,
+            )
+        ).room_id
+        guessers = [await Wire.open(url, f"g{i}") for i in range(8)]
+        answers = await asyncio.gather(
+            *(
+                g.refused(ts.Join(room_id=rid, password=f"guess {i}"))
+                for i, g in enumerate(guessers)
+            )
+        )
+        busy = [a for a in answers if a.code == "rate_limited" and "busy" in a.message]
+        wrong = [a for a in answers if a.code == "bad_password"]
+        assert len(wrong) == 3 and len(busy) == 5, answers
+        # The room's players are not held up: the right password still works right after.
+        bob = await Wire.open(url, "bob")
+        await bob.request(ts.Join(room_id=rid, password="right one"), tc.Joined)
+    finally:
+        await srv.stop()

@@ -167,3 +167,22 @@ async def test_a_registered_name_cannot_be_worn_by_someone_else(url: str) -> Non
     await impostor.request(ts.Join(room_id=rid), tc.Joined)
     snap = await impostor.expect(tc.Snapshot)
     assert snap.room["players"] == ["Ann", "ANN (guest)"]
+
+
+async def test_metrics_show_logins_and_the_quick_match_queue(server: GameServer, url: str) -> None:
+    import urllib.request
+
+    ann = await Wire.open(url, "ann")
+    await ann.request(ts.Register(name="Ann", password=PASSWORD), tc.Welcome)
+    eve = await Wire.open(url, "eve")
+    await eve.refused(ts.Login(name="Ann", password="wrong guess"))
+    await ann.request(ts.Queue(discipline="three_cushion"), tc.Queued)
+
+    def get() -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/metrics", timeout=5) as r:
+            return str(r.read().decode())
+
+    body = await asyncio.to_thread(get)
+    assert "carom_quick_match_waiting 1" in body
+    assert 'carom_logins_total{result="failed"} 1' in body
+    assert "carom_registrations_total 1" in body

@@ -246,6 +246,43 @@ def main() -> None:
     after_call = WINDOW.frames_drawn - idle - after_input
     out["redraw"] = {"idle": idle, "after_input": after_input, "after_call": after_call}
 
+    # One lag stroke per lag round: the referee's "lag stroke is in" call does not give the
+    # cue back (it used to, and a second lag stroke was refused by the server).
+    lag = {"balls": {"0": "white", "1": "yellow"}, "played": [False, False], "winner": None}
+    c, v = setup("player", phase="lag", shooter=None, lag=lag)
+    first = v.can_aim()
+    key(arcade.key.SPACE)
+    frame()
+    c.model.apply(
+        {"t": "call", "seq": 3, "code": "lag_stroke", "text": "Seat 0's lag stroke is in."}
+    )
+    frame()
+    key(arcade.key.SPACE)
+    frame()
+    out["lag_once"] = {
+        "first": first,
+        "strokes": sum(1 for s in c.sent if s["t"] == "stroke"),
+        "can_aim": v.can_aim(),
+    }
+
+    # An unreachable --url: the lobby shows that URL (not the default) and the whole error.
+    from client.app.lobby_view import LobbyView
+
+    c = Controller(WINDOW)
+    err = c.connect("ws://127.0.0.1:9/", "ana")
+    lobby = LobbyView(c)
+    lobby.status = err or ""
+    WINDOW.show_view(lobby)
+    frame()
+    out["bad_url"] = {"field": lobby.url.value, "status": lobby.labels.text("status")}
+
+    c, v = setup("player")
+    c.model.local_server_down = True  # what Controller._check_local sets when it died
+    frame()
+    key(arcade.key.SPACE)
+    frame()
+    out["local_down"] = {"overlay": v.overlay(), "can_aim": v.can_aim(), "sent": list(c.sent)}
+
     c, v = setup("player")
     closed_kept = v.on_close()  # the window's close button, in a running match
     frame()

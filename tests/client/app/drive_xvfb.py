@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import subprocess
 import sys
 import time
 from typing import Any
@@ -21,13 +23,22 @@ from client.app.app import Controller, make_window
 from client.app.sound import Sounds
 
 URL, OUT = sys.argv[1], sys.argv[2]
-TIMEOUT_S = 60.0
+TIMEOUT_S = 90.0
+SPECTATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drive_spectator.py")
 
 window = make_window(visible=True)
 controller = Controller(window, sounds=Sounds(enabled=False))
 report: dict[str, Any] = {"steps": []}
-state = {"phase": "connect", "t0": time.monotonic(), "step_at": 0.0}
+state: dict[str, Any] = {"phase": "connect", "t0": time.monotonic(), "step_at": 0.0}
 frames: list[float] = []
+played: list[dict[str, Any]] = []  # the stroke_played message as it arrived
+controller.on_message.append(
+    lambda msg: played.append(msg) if msg.get("t") == "stroke_played" else None
+)
+
+
+def texts(view: Any) -> dict[str, Any]:
+    return {k: list(v) for k, v in view.scene.labels.shown.items()}
 
 
 def finish(ok: bool, why: str = "") -> None:
@@ -45,6 +56,14 @@ def after_draw(view: Any) -> None:
     """Runs right after the table is drawn, before the buffer flip: sample what is on screen."""
     frames.append(time.monotonic())
     m = controller.model
+    if state["phase"] == "rolling" and m.animation is not None and m.animating():
+        # What the player's screen says 1 s into the stroke and half way through it.
+        t = m.animation.t_at(m.now_ms())
+        during = report.setdefault("during", {})
+        if "1s" not in during and t >= 1.0:
+            during["1s"] = {"t": t, "texts": texts(view)}
+        if "half" not in during and t >= m.animation.motion.duration / 2:
+            during["half"] = {"t": t, "texts": texts(view)}
     if state["phase"] != "rolling" or not m.animating() or "rolling" in report:
         return
     cue = m.cue_ball(m.seat)
@@ -126,12 +145,37 @@ def step(dt: float) -> None:
         if m.animation is not None:
             report["stroke_seen_after_s"] = elapsed
             state["phase"] = "rolling"
+            # A spectator arrives while the balls roll (its own window, offscreen).
+            state["spectator_out"] = OUT + ".spectator.json"
+            state["spectator"] = subprocess.Popen(
+                [sys.executable, SPECTATOR, URL, str(m.state.room_id), state["spectator_out"]],
+                env={**os.environ, "ARCADE_HEADLESS": "1"},
+            )
     elif phase == "rolling":
-        if not m.animating():
+        if not m.animating() and not m.holding:
             m.poses()  # settle
             state["phase"] = "rested"
             state["step_at"] = elapsed
     elif phase == "rested" and elapsed - state["step_at"] > 0.3:  # let the HUD redraw
+        layout = view.layout  # type: ignore[union-attr]
+        strip, rails = layout.call_strip, layout.rails
+        report["rest_texts"] = texts(view)
+        report["call_strip"] = [strip.left, strip.bottom, strip.right, strip.top]
+        report["rails"] = [rails.left, rails.bottom, rails.right, rails.top]
+        result = (played[-1].get("result") or {}) if played else {}
+        report["calls"] = [c.get("text") for c in result.get("calls") or []]
+        report["rest_ms_reached"] = (
+            m.now_ms() >= float(played[-1].get("rest_ms", 0)) if played else None
+        )
+        spectator = state.get("spectator")
+        if spectator is not None:
+            try:
+                spectator.wait(45)
+            except subprocess.TimeoutExpired:
+                spectator.kill()
+                spectator.wait()
+            with open(state["spectator_out"]) as fh:
+                report["spectator"] = json.load(fh)
         report["after"] = {
             "balls": {b: list(p) for b, p in m.resting_balls().items()},
             "innings": m.stat("innings", 0, 0),

@@ -183,6 +183,24 @@ def test_the_window_redraws_only_when_something_changed(driven: dict[str, Any]) 
     assert case["after_input"] == 1 and case["after_call"] == 1
 
 
+def test_the_lobby_keeps_the_url_tried_and_its_whole_error(driven: dict[str, Any]) -> None:
+    case = driven["bad_url"]
+    assert case["field"] == "ws://127.0.0.1:9/"
+    assert case["status"] == "could not connect to ws://127.0.0.1:9/: nobody answered there"
+
+
+def test_r_lag_3_one_lag_stroke_per_round(driven: dict[str, Any]) -> None:
+    case = driven["lag_once"]
+    assert case == {"first": True, "strokes": 1, "can_aim": False}
+
+
+def test_a_dead_local_server_is_said_and_offered_a_restart(driven: dict[str, Any]) -> None:
+    case = driven["local_down"]
+    title, lines = case["overlay"]
+    assert title == "The local server stopped" and "[R] restart it" in lines[0]
+    assert not case["can_aim"] and case["sent"] == []
+
+
 def test_mouse_wheel_sets_the_power_gauge(driven: dict[str, Any]) -> None:
     case = driven["wheel"]
     assert case["s1"] == pytest.approx(case["s0"] + 0.3)

@@ -314,3 +314,18 @@ def test_screens_match_the_reference_images(shots: dict[str, Image.Image]) -> No
         diff = ImageChops.difference(ref, img).convert("L").point(lambda v: 255 if v > 48 else 0)
         changed = sum(1 for v in diff.getdata() if v) / (W * H)
         assert changed < 0.01, f"{name}: {changed:.2%} of pixels differ from {ref_path.name}"
+
+
+def test_practice_shows_one_player_and_the_aim_preview(
+    shots: dict[str, Image.Image], texts: dict[str, Texts]
+) -> None:
+    """Issue 13 points 8 and 12: no opponent, no time-out in practice; the cue ball's path
+    to its first cushion is drawn (light blue dots along the aim)."""
+    drawn = [t for t, _, _ in texts["practice"].values()]
+    assert "name1" not in texts["practice"] and not any("Player 2" in t for t in drawn)
+    assert not any("T/O" in t for t in drawn)
+    lay = layout()
+    r = lay.rails
+    box = (r.left, r.bottom, r.right, r.top)
+    dots = count_colour(shots["practice"], box, (150, 230, 255), 12)
+    assert dots > 20 + count_colour(shots["player"], box, (150, 230, 255), 12)

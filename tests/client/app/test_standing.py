@@ -74,6 +74,8 @@ def test_the_ranking_screen_renders_every_part_in_plain_words(tmp_path: Path) ->
     for text in [*shown, *texts]:
         assert not JARGON.search(text), text
     assert (tmp_path / "ranking.png").stat().st_size > 10_000
+    results = {k: v[0] for k, v in json.loads((tmp_path / "results.json").read_text()).items()}
+    assert results["rated"] == "Your rating: 1500 → 1662 (+162)"
 
 
 class Window:

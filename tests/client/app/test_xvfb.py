@@ -47,7 +47,7 @@ def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_upd
         ],
         capture_output=True,
         text=True,
-        timeout=100,
+        timeout=150,
     )
     assert out.exists(), proc.stderr[-2000:]
     report: dict[str, Any] = json.loads(out.read_text())
@@ -68,3 +68,65 @@ def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_upd
     assert after["innings"] + after["score"] == before["innings"] + before["score"] + 1
     assert after["hud"] != before["hud"]
     assert report["frames"] > 30  # the real loop drew frames throughout
+
+    # Issue 13 points 1-3, on the real loop: nothing of the stroke before its balls rest...
+    during = report["during"]
+    assert during["1s"]["t"] >= 1.0 and during["half"]["t"] > 1.0
+    calls = [c for c in report["calls"] if c]
+    for moment in ("1s", "half"):
+        drawn = {k: v[0] for k, v in during[moment]["texts"].items()}
+        assert drawn["stats0"] == before["hud"], moment
+        assert drawn["score0"] == str(before["score"]), moment
+        assert not set(calls) & set(drawn.values()), moment
+        assert "clock" not in drawn or drawn["clock"] in ("", "…")
+    # ...and at rest each call once, written in the strip above the table, off the cloth.
+    assert report["rest_ms_reached"]
+    _calls_once_off_the_cloth(report["rest_texts"], calls, report["call_strip"], report["rails"])
+    # A spectator who arrived mid-stroke: the score from before it, then the calls at rest.
+    spec = report["spectator"]
+    assert spec["ok"], spec
+    assert spec["joined_at_t"] > 0.0
+    for moment in ("1s", "half"):
+        drawn = {k: v[0] for k, v in spec["samples"][moment].items()}
+        assert drawn["score0"] == str(before["score"]), moment
+        assert "Inn " + str(after["innings"]) not in drawn.get("stats0", ""), moment
+        assert not set(calls) & set(drawn.values()), moment
+    _calls_once_off_the_cloth(spec["samples"]["rest"], calls, spec["call_strip"], spec["rails"])
+
+
+def test_the_window_resizes_and_the_table_scales_to_fit() -> None:
+    """Issue 13 point 9: a resizable window; each ball is drawn where the layout for the new
+    size puts it."""
+    from client.app.render import BALL_COLOURS
+
+    proc = subprocess.run(
+        [
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 1600x900x24",
+            sys.executable,
+            str(Path(__file__).with_name("drive_resize.py")),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=100,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for case in json.loads(proc.stdout.strip().splitlines()[-1]):
+        assert case["image"] == case["size"]
+        for ball, rgb in case["balls"].items():
+            target = BALL_COLOURS[ball][:3]
+            assert max(abs(a - b) for a, b in zip(rgb, target, strict=True)) <= 60, (case, ball)
+
+
+def _calls_once_off_the_cloth(
+    texts: dict[str, Any], calls: list[str], strip: list[float], rails: list[float]
+) -> None:
+    drawn = list(texts.values())
+    for call in calls[-2:]:  # the strip shows the newest two
+        where = [(x, y) for text, x, y in drawn if text == call]
+        assert len(where) == 1, (call, drawn)
+        x, y = where[0]
+        assert strip[0] <= x <= strip[2] and strip[1] <= y <= strip[3]
+        assert not (rails[0] <= x <= rails[2] and rails[1] <= y <= rails[3])

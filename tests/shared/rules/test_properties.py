@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -103,6 +104,30 @@ def stroke_action(
     return PlayStroke(state.shooter, STROKE, result)
 
 
+def action_for(state: MatchState, m: tuple[Any, ...], now: int) -> tuple[Action | None, int]:
+    """The referee action a drawn move stands for, and the server time it is applied at."""
+    seat = state.shooter if state.shooter is not None else 0
+    kind = m[0]
+    if kind == "stroke":
+        if state.phase is not Phase.PLAY:
+            return None, now
+        now = max(now, state.resting_at_ms)
+        return stroke_action(state, m[1], m[2], m[3]), now
+    if kind == "tick":
+        return Tick(), now + m[1]
+    if kind == "respot":
+        return Respot(seat), max(now, state.resting_at_ms)
+    simple: dict[str, Action] = {
+        "timeout": TimeOut(seat),
+        "resume": Resume(seat),
+        "rematch": Rematch(0),
+    }
+    if kind in simple:
+        return simple[kind], now
+    by_seat = {"vote": Rematch, "disc": Disconnected, "recon": Reconnected}
+    return by_seat[kind](m[1]), now
+
+
 def check_invariants(state: MatchState) -> None:
     opts = state.options
     for rec in state.sets:
@@ -135,25 +160,7 @@ def test_random_play_keeps_every_invariant(disc, moves, distance, equalizing) ->
     for m in moves:
         if state.phase is Phase.OVER:
             break
-        action: Action | None = None
-        seat = state.shooter if state.shooter is not None else 0
-        if m[0] == "stroke" and state.phase is Phase.PLAY:
-            now = max(now, state.resting_at_ms)
-            action = stroke_action(state, m[1], m[2], m[3])
-        elif m[0] == "tick":
-            now += m[1]
-            action = Tick()
-        elif m[0] == "timeout":
-            action = TimeOut(seat)
-        elif m[0] == "resume":
-            action = Resume(seat)
-        elif m[0] == "respot":
-            now = max(now, state.resting_at_ms)
-            action = Respot(seat)
-        elif m[0] == "disc":
-            action = Disconnected(m[1])
-        elif m[0] == "recon":
-            action = Reconnected(m[1])
+        action, now = action_for(state, m, now)
         if action is None:
             continue
         before = state
@@ -258,29 +265,7 @@ def test_every_reachable_state_waits_for_a_connected_seat_or_has_a_deadline(  # 
     now = state.resting_at_ms
     totals = (0, 0)
     for m in moves:
-        seat = state.shooter if state.shooter is not None else 0
-        action: Action | None = None
-        if m[0] == "stroke" and state.phase is Phase.PLAY:
-            now = max(now, state.resting_at_ms)
-            action = stroke_action(state, m[1], m[2], m[3])
-        elif m[0] == "tick":
-            now += m[1]
-            action = Tick()
-        elif m[0] == "timeout":
-            action = TimeOut(seat)
-        elif m[0] == "resume":
-            action = Resume(seat)
-        elif m[0] == "respot":
-            now = max(now, state.resting_at_ms)
-            action = Respot(seat)
-        elif m[0] == "rematch":
-            action = Rematch(0)
-        elif m[0] == "vote":
-            action = Rematch(m[1])
-        elif m[0] == "disc":
-            action = Disconnected(m[1])
-        elif m[0] == "recon":
-            action = Reconnected(m[1])
+        action, now = action_for(state, m, now)
         if action is None:
             continue
         before = state
