@@ -289,6 +289,7 @@ class ClusterNode:
         node = self.config.node.replace("\\", "\\\\").replace('"', '\\"')
         return (
             f'carom_cluster_rooms{{node="{node}"}} {len(self.server.rooms)}\n'
+            f'carom_cluster_leases{{node="{node}"}} {len(self.held)}\n'
             f'carom_cluster_leases_lost_total{{node="{node}"}} {self.lost}\n'
             f'carom_cluster_rooms_taken_over_total{{node="{node}"}} {self.taken_over}\n'
             f'carom_cluster_redis_up{{node="{node}"}} {0 if self.problem else 1}\n'

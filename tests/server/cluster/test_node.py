@@ -106,6 +106,7 @@ async def test_every_node_lists_every_room_and_says_where_a_room_runs(
         metrics = await asyncio.to_thread(_get, f"http://127.0.0.1:{a.port}/metrics")
         assert 'carom_cluster_rooms{node="a"} 1' in metrics
         assert 'carom_cluster_redis_up{node="a"} 1' in metrics
+        assert 'carom_cluster_leases{node="a"} 1' in metrics
         metrics_b = await asyncio.to_thread(_get, f"http://127.0.0.1:{b.port}/metrics")
         assert 'carom_cluster_relays{node="b"} 1' in metrics_b
 
