@@ -110,6 +110,7 @@ class Relay:
         assert self.ws is not None
         ws, client, server = self.ws, self.client, self.server
         gone = False  # the owner went away (not a normal end)
+        told = False  # the owner's own ``closing`` reached the client
         try:
             async for data in ws:
                 if not isinstance(data, bytes):
@@ -124,7 +125,7 @@ class Relay:
                 if kind == "left":
                     return
                 if kind == "closing":
-                    gone = True
+                    gone = told = True
                     return
             gone = True
         except ConnectionClosed:
@@ -136,15 +137,16 @@ class Relay:
             await self._close_ws()
             if gone and not client.closing:
                 # As when this node drains: the client reconnects and rejoins by itself.
-                server._send(
-                    client,
-                    encode(
-                        tc.Closing(
-                            reason="The server running your room went away; reconnect and "
-                            "rejoin with your seat token."
-                        )
-                    ),
-                )
+                if not told:
+                    server._send(
+                        client,
+                        encode(
+                            tc.Closing(
+                                reason="The server running your room went away; reconnect "
+                                "and rejoin with your seat token."
+                            )
+                        ),
+                    )
                 policy = code == CLOSE_POLICY
                 server._close(
                     client,
