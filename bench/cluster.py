@@ -22,6 +22,7 @@ from server.store import RoomRecord
 from server.store_api import GameStore, open_store
 
 STROKES = 500
+SAMPLES = 100
 ROOMS = 1000
 
 
@@ -127,6 +128,44 @@ async def _takeover(pg_url: str, redis_url: str) -> str:
         b.stop()
 
 
+async def _forwarded(pg_url: str, redis_url: str) -> str:
+    """A room message's round trip (``sync`` -> ``snapshot``) straight to the room's node and
+    through another node's relay, interleaved, spaced under the per-connection rate limit."""
+    from server.process import ServerProcess
+    from shared.protocol import to_client as tc
+    from shared.protocol import to_server as ts
+    from tests.server.wire import Wire
+
+    a = ServerProcess(pg_url, workers=0, extra_args=["--redis", redis_url, "--node", "fa"])
+    b = ServerProcess(pg_url, workers=0, extra_args=["--redis", redis_url, "--node", "fb"])
+    try:
+        direct = await Wire.open(a.url, "ann")
+        rid = (
+            await direct.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+        ).room_id
+        await direct.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        relayed = await Wire.open(b.url, "bob")
+        await relayed.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        times: dict[str, list[float]] = {"direct": [], "relayed": []}
+        for _ in range(SAMPLES):
+            for kind, w in (("direct", direct), ("relayed", relayed)):
+                t0 = time.perf_counter()
+                await w.request(ts.Sync(), tc.Snapshot)
+                times[kind].append((time.perf_counter() - t0) * 1000)
+            await asyncio.sleep(0.06)
+        await direct.close()
+        await relayed.close()
+        d, r = times["direct"], times["relayed"]
+        return (
+            f"sync round trip ({SAMPLES} each): direct p50 {statistics.median(d):.2f} ms "
+            f"p99 {_pct(d, 0.99):.2f} ms; through a relay p50 {statistics.median(r):.2f} ms "
+            f"p99 {_pct(r, 0.99):.2f} ms (+{statistics.median(r) - statistics.median(d):.2f} ms)"
+        )
+    finally:
+        a.stop()
+        b.stop()
+
+
 def run() -> Iterator[str]:
     why = engines.missing()
     if why:
@@ -156,6 +195,7 @@ def run() -> Iterator[str]:
             f"PostgreSQL p50 {p50:.2f} ms p99 {_pct(pgs, 0.99):.2f} ms ({p50 / b50:.1f}x)"
         )
         yield from asyncio.run(_redis_side(redis.url()))
+        yield asyncio.run(_forwarded(pg.create_database("bench_forwarded"), redis.url()))
         yield asyncio.run(_takeover(pg.create_database("bench_takeover"), redis.url()))
     finally:
         if redis is not None:
