@@ -27,7 +27,7 @@ from psycopg.pq import TransactionStatus
 
 from server.sql import Cursor, DatabaseUnavailable, Db
 from server.standings import Standings
-from server.store import Store, StoreError
+from server.store import RoomRecord, Store, StoreError
 
 # Each migration runs once, in order, in its own transaction; the number reached is stored.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -145,6 +145,12 @@ CREATE TABLE rating_changes (
 );
 """,
     ),
+    (
+        2,
+        # Fencing (cluster mode): the highest lease token that wrote the room. A node whose
+        # lease ran out while it stalled holds a lower token, and its late writes are refused.
+        "ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
+    ),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 # pg_advisory_xact_lock keys: any 64-bit numbers no other program on the database uses.
@@ -159,6 +165,10 @@ def where(url: str) -> str:
     port = f":{parts.port}" if parts.port else ""
     user = f"{parts.username}@" if parts.username else ""
     return f"postgresql://{user}{host}{port}{parts.path}"
+
+
+class Fenced(DatabaseUnavailable):
+    """A write for a room another node has taken over since (a higher lease token wrote it)."""
 
 
 class PgDb:
@@ -246,6 +256,50 @@ class PostgresStore(Store):
         self.standings = Standings(self.db, self.transaction, schema=False)
         self.standings.duplicate = (psycopg.errors.UniqueViolation,)
         self._unreachable_since: float | None = None
+        # room_id -> this node's lease token for it (cluster mode): every write of the room
+        # checks it against the row's fence (see ``fence``).
+        self.fences: dict[str, int] = {}
+
+    # Fencing (cluster mode, docs/cluster.md) ------------------------------------------------
+    def fence(self, room_id: str, token: int) -> None:
+        """This node holds the room's lease with ``token`` (from Redis, higher at every new
+        holder). Raises the row's fence to it now, so a write by the previous holder that
+        comes after this (it stalled past its lease) is refused; a room not saved yet gets it
+        at its first save."""
+        self.fences[room_id] = token
+        with self._transaction():
+            self._check_fence(room_id, must_exist=False)
+
+    def room_fence(self, room_id: str) -> int:
+        """The highest token that wrote the room (0 for none, or no such room)."""
+        row = self.db.execute("SELECT fence FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def unfence(self, room_id: str) -> None:
+        self.fences.pop(room_id, None)
+
+    def _check_fence(self, room_id: str, must_exist: bool = True) -> None:
+        token = self.fences.get(room_id)
+        if token is None:
+            return  # alone (no cluster), or a room this node does not hold: unchecked
+        done = self.db.execute(
+            "UPDATE rooms SET fence = ? WHERE room_id = ? AND fence <= ? RETURNING 1",
+            (token, room_id, token),
+        ).fetchone()
+        if done is not None:
+            return
+        exists = self.db.execute("SELECT 1 FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
+        if exists is not None or must_exist:
+            raise Fenced(f"room {room_id} is run by another node now; this write is refused")
+
+    def _save_room(self, r: RoomRecord, now_ms: int) -> None:
+        super()._save_room(r, now_ms)
+        self._check_fence(r.room_id)  # in the same transaction: refused means not written
+
+    def close_room(self, room_id: str, now_ms: int) -> None:
+        with self._transaction():
+            self._check_fence(room_id, must_exist=False)
+            super().close_room(room_id, now_ms)
 
     def _migrate(self) -> None:
         with self.transaction():
@@ -370,8 +424,8 @@ class _PgTx:
                 raise
             self.store.failure = None
             return
-        if isinstance(exc, DatabaseUnavailable):
-            self.store.failure = str(exc)
+        if isinstance(exc, DatabaseUnavailable) and not isinstance(exc, Fenced):
+            self.store.failure = str(exc)  # (a fenced write is not the database failing)
         self._rollback()
 
     def _rollback(self) -> None:

@@ -25,7 +25,24 @@ import redis.asyncio as aioredis
 
 PREFIX: Final = "carom:"
 
-# KEYS[1] the lease; ARGV[1] the holder; ARGV[2] ttl in ms.
+# KEYS[1] the lease, KEYS[2] its fencing counter; ARGV[1] the holder; ARGV[2] ttl in ms.
+# A new holder gets the next fencing token (PostgreSQL refuses writes from lower ones).
+_ACQUIRE: Final = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+    return redis.call('INCR', KEYS[2])
+end
+return 0
+"""
+# ARGV[3]: a floor (PostgreSQL's fence of the room, if Redis lost its counter).
+_BUMP: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+    if tonumber(redis.call('GET', KEYS[2]) or '0') < tonumber(ARGV[3]) then
+        redis.call('SET', KEYS[2], ARGV[3])
+    end
+    return redis.call('INCR', KEYS[2])
+end
+return 0
+"""
 _RENEW: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
     return redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -42,7 +59,7 @@ return 0
 _HAND_OVER: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
     redis.call('SET', KEYS[1], ARGV[3], 'PX', ARGV[2])
-    return 1
+    return redis.call('INCR', KEYS[2])
 end
 return 0
 """
@@ -78,6 +95,8 @@ class Leases:
         self.node = node
         self.me = holder(node, instance)
         self.ttl_ms = ttl_ms
+        self._acquire = r.register_script(_ACQUIRE)
+        self._bump = r.register_script(_BUMP)
         self._renew = r.register_script(_RENEW)
         self._release = r.register_script(_RELEASE)
         self._hand_over = r.register_script(_HAND_OVER)
@@ -86,9 +105,21 @@ class Leases:
     def key(room_id: str) -> str:
         return f"{PREFIX}lease:{room_id}"
 
-    async def acquire(self, room_id: str) -> bool:
-        """Take the room if nobody holds it."""
-        return bool(await self.r.set(self.key(room_id), self.me, nx=True, px=self.ttl_ms))
+    @staticmethod
+    def fence_key(room_id: str) -> str:
+        return f"{PREFIX}fence:{room_id}"
+
+    async def acquire(self, room_id: str) -> int:
+        """Take the room if nobody holds it: its fencing token (1, 2, … one more at every new
+        holder), or 0 when another node holds it."""
+        keys = [self.key(room_id), self.fence_key(room_id)]
+        return int(await self._acquire(keys=keys, args=[self.me, self.ttl_ms]))
+
+    async def bump(self, room_id: str, floor: int) -> int:
+        """A fencing token above ``floor`` for a lease we hold (Redis lost its counter and
+        PostgreSQL has seen higher ones), or 0 if the lease is not ours."""
+        keys = [self.key(room_id), self.fence_key(room_id)]
+        return int(await self._bump(keys=keys, args=[self.me, self.ttl_ms, floor]))
 
     async def renew(self, room_ids: list[str]) -> set[str]:
         """Extend ours by ``ttl_ms``; the ids whose lease is no longer ours (expired, taken)."""
@@ -106,11 +137,11 @@ class Leases:
         """Give the room up (after its last write): another node may take it at once."""
         return bool(await self._release(keys=[self.key(room_id)], args=[self.me]))
 
-    async def hand_over(self, room_id: str, to: str) -> bool:
-        """Make holder ``to`` (``name/instance``) the room's owner, if we still hold it."""
-        return bool(
-            await self._hand_over(keys=[self.key(room_id)], args=[self.me, self.ttl_ms, to])
-        )
+    async def hand_over(self, room_id: str, to: str) -> int:
+        """Make holder ``to`` (``name/instance``) the room's owner, if we still hold it: the
+        new holder's fencing token, or 0."""
+        keys = [self.key(room_id), self.fence_key(room_id)]
+        return int(await self._hand_over(keys=keys, args=[self.me, self.ttl_ms, to]))
 
     async def owner(self, room_id: str) -> str | None:
         """The node name holding the room, or None."""

@@ -27,6 +27,7 @@ from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.relay import Relay
+from server.pgstore import Fenced, PostgresStore
 from server.store import StoreError
 from shared.protocol import ErrorCode, encode, error
 from shared.protocol import to_client as tc
@@ -98,17 +99,41 @@ class ClusterNode:
 
     # Rooms -----------------------------------------------------------------------------------
     async def claim(self, room_id: str) -> bool:
-        """Before a new room's first write: the lease, and its place in the open set."""
-        if not await self.leases.acquire(room_id):
+        """Before a new room's first write: the lease (and its fencing token), and its place
+        in the open set."""
+        if not await self._acquire(room_id):
             return False
-        self.held.add(room_id)
         await self.directory.opened(room_id)
         return True
+
+    async def _acquire(self, room_id: str) -> bool:
+        """The room's lease, and its token as the room's fence in PostgreSQL: from now on a
+        previous holder's late writes are refused (server/pgstore.py ``fence``)."""
+        token = await self.leases.acquire(room_id)
+        if not token:
+            return False
+        store = self.server.store
+        if isinstance(store, PostgresStore):
+            try:
+                await store.run(store.fence, room_id, token)
+            except Fenced:  # Redis lost its counter: continue above what PostgreSQL has seen
+                token = await self.leases.bump(room_id, await store.run(store.room_fence, room_id))
+                if not token:
+                    return False
+                await store.run(store.fence, room_id, token)
+        self.held.add(room_id)
+        return True
+
+    def _unfence(self, room_id: str) -> None:
+        self.held.discard(room_id)
+        store = self.server.store
+        if isinstance(store, PostgresStore):
+            store.unfence(room_id)
 
     def closed(self, room_id: str) -> None:
         """The room's closing is written: it leaves the open set, then its lease is released."""
 
-        self.held.discard(room_id)
+        self._unfence(room_id)
 
         async def release() -> None:
             with contextlib.suppress(redis.exceptions.RedisError):
@@ -129,15 +154,19 @@ class ClusterNode:
         store = self.server.store
         assert store is not None
         taken = 0
+        # Lease and fence first, then read: a write the dead (or stalled) holder still makes
+        # after this is refused, so what is read here is the room's last state.
+        mine = [room_id for room_id in unheld if await self._acquire(room_id)]
+        if not mine:
+            return 0
         records = {r.room_id: r for r in await store.run(store.open_rooms)}
-        for room_id in unheld:
+        for room_id in mine:
             record = records.get(room_id)
             if record is None:  # closed meanwhile (or never saved): nothing to run
                 await self.directory.closed(room_id)
+                await self.leases.release(room_id)
+                self._unfence(room_id)
                 continue
-            if not await self.leases.acquire(room_id):
-                continue  # another node was quicker
-            self.held.add(room_id)
             now = now_ms()
             try:
                 room = restore_room(record, now)
@@ -146,7 +175,7 @@ class ClusterNode:
                 await store.run(store.close_room, room_id, now)
                 await self.directory.closed(room_id)
                 await self.leases.release(room_id)
-                self.held.discard(room_id)
+                self._unfence(room_id)
                 continue
             self.server._add_actor(room)
             taken += 1
@@ -162,7 +191,7 @@ class ClusterNode:
         if actor.task is not None:
             actor.task.cancel()
         self.server.rooms.pop(room_id, None)
-        self.held.discard(room_id)
+        self._unfence(room_id)
         self.lost += 1
         log.warning("room %s dropped: %s", room_id, why)
         closing = encode(
@@ -194,8 +223,7 @@ class ClusterNode:
         actors = dict(self.server.rooms)
         # A room opened without claim() (quick match's rooms): claim it now.
         for room_id in [r for r in actors if r not in self.held]:
-            if await self.leases.acquire(room_id):
-                self.held.add(room_id)
+            if await self._acquire(room_id):
                 await self.directory.opened(room_id)
         lost = await self.leases.renew([r for r in actors if r in self.held])
         lost |= {r for r in actors if r not in self.held}

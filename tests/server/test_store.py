@@ -397,3 +397,66 @@ def test_postgres_lost_connection_fails_one_write_clearly_then_reconnects(pg_url
         assert store.player_by_token("ta") == ("pa", "Annie")
     finally:
         store.close()
+
+
+def test_postgres_a_late_write_from_a_replaced_holder_is_refused(pg_url: str) -> None:
+    """Fencing: node A held room r1 with lease token 1 and stalled; node B took the lease with
+    token 2. What A writes afterwards is refused, whole; B's writes go in."""
+    from server.pgstore import Fenced, PostgresStore
+    from server.store import RoomRecord
+
+    a, b = PostgresStore(pg_url), PostgresStore(pg_url)
+    try:
+        room = RoomRecord("r1", {}, False, None, 0, 1, [None, None], {"score": [0, 0]}, None)
+        a.fence("r1", 1)
+        a.save_room(room, 1)
+        room.match_id = a.start_match("r1", "three_cushion", {}, [], 2)
+        assert a.commit_stroke(room, "stroke", 0, 3, b"one", 3) == 1
+        b.fence("r1", 2)  # B takes over, then reads the room
+        (seen,) = b.open_rooms()
+        room.seq, room.state = 2, {"score": [1, 0]}
+        with pytest.raises(Fenced):
+            a.commit_stroke(room, "stroke", 0, 4, b"two", 4)
+        with pytest.raises(Fenced):
+            a.save_room(room, 5)
+        with pytest.raises(Fenced):
+            a.close_room("r1", 6)
+        assert a.failure is None  # not a database failure
+        (now,) = b.open_rooms()
+        assert (now.seq, now.state) == (1, {"score": [0, 0]})  # as B read it
+        assert [n for n, *_ in b.strokes(room.match_id)] == [1]  # A's late stroke is not in
+        seen.seq = 2
+        assert b.commit_stroke(seen, "stroke", 1, 7, b"b's", 7) == 2
+        b.close_room("r1", 8)
+        assert b.open_rooms() == []
+        assert b.room_fence("r1") == 2
+    finally:
+        a.close()
+        b.close()
+
+
+def test_postgres_a_version_1_database_is_migrated_keeping_its_rooms(pg_url: str) -> None:
+    import psycopg
+
+    from server.pgstore import MIGRATIONS, SCHEMA_VERSION, PostgresStore
+
+    with psycopg.connect(pg_url, autocommit=True) as con:
+        con.execute(
+            "CREATE TABLE carom_schema (version INTEGER NOT NULL, applied_ms BIGINT NOT NULL)"
+        )
+        for statement in MIGRATIONS[0][1].split(";\n"):
+            if statement.strip():
+                con.execute(statement)
+        con.execute("INSERT INTO carom_schema VALUES (1, 0)")
+        con.execute(
+            "INSERT INTO rooms (room_id, options, private, created_ms, seq, seats, updated_ms) "
+            "VALUES ('rold', '{}', 0, 1, 5, '[null, null]', 2)"
+        )
+    store = PostgresStore(pg_url)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION >= 2
+        (room,) = store.open_rooms()
+        assert (room.room_id, room.seq) == ("rold", 5)
+        assert store.room_fence("rold") == 0
+    finally:
+        store.close()

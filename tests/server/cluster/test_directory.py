@@ -24,7 +24,7 @@ async def test_a_lease_is_exclusive_until_released(r: aioredis.Redis) -> None:
     a, b = Leases(r, "a", "i1", 5000), Leases(r, "b", "i2", 5000)
     assert await a.acquire("r1")
     assert not await b.acquire("r1")
-    assert await a.acquire("r1") is False  # not twice either: one holder, one acquire
+    assert await a.acquire("r1") == 0  # not twice either: one holder, one acquire
     assert await b.owner("r1") == "a"
     assert not await b.release("r1")  # only the holder can give it up
     assert await a.owner("r1") == "a"
@@ -119,3 +119,17 @@ async def test_open_rooms_without_a_holder_are_found(r: aioredis.Redis) -> None:
     await a.acquire("held")
     await d.closed("gone")
     assert await d.unheld() == ["orphan"]
+
+
+async def test_every_new_holder_gets_a_higher_fencing_token(r: aioredis.Redis) -> None:
+    a, b = Leases(r, "a", "i1", 5000), Leases(r, "b", "i2", 5000)
+    first = await a.acquire("r1")
+    assert first >= 1
+    assert await a.release("r1")
+    second = await b.acquire("r1")
+    assert second > first
+    third = await b.hand_over("r1", holder("a", "i1"))
+    assert third > second
+    assert await b.bump("r1", 100) == 0  # not b's any more
+    await r.delete(Leases.fence_key("r1"))  # Redis lost the counter ...
+    assert await a.bump("r1", 41) == 42  # ... the holder continues above what it is told
