@@ -256,8 +256,9 @@ class Directory:
         return out
 
     # The set of open rooms (for takeover) ------------------------------------------------------
-    async def opened(self, room_id: str) -> None:
-        await self.r.sadd(f"{PREFIX}open", room_id)
+    async def opened(self, *room_ids: str) -> None:
+        if room_ids:
+            await self.r.sadd(f"{PREFIX}open", *room_ids)
 
     async def closed(self, room_id: str) -> None:
         await self.r.srem(f"{PREFIX}open", room_id)

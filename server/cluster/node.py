@@ -75,8 +75,7 @@ class ClusterNode:
             raise StoreError(str(exc)) from None
         store = self.server.store
         assert store is not None
-        for record in store.open_rooms():
-            await self.directory.opened(record.room_id)  # repairs the set if Redis lost it
+        await self._reseed()  # repairs the open set if Redis lost it
         await self.take_over()
         await self._beat()
         self._loop = asyncio.create_task(self._run(), name="cluster-node")
@@ -235,7 +234,16 @@ class ClusterNode:
         await self.directory.beat({rid: a.room.summary() for rid, a in self.server.rooms.items()})
         if self.problem is not None:
             log.info("Redis reachable again")
+            await self._reseed()  # it may have restarted empty
         self.problem = None
+
+    async def _reseed(self) -> None:
+        """Every open room of PostgreSQL back in the open set, so rooms nobody holds (dropped
+        during an outage, or whose node died meanwhile) are found and taken again."""
+        store = self.server.store
+        assert store is not None
+        ids = [r.room_id for r in await store.run(store.open_rooms)]
+        await self.directory.opened(*ids)
 
     def _unreachable(self, exc: Exception) -> None:
         problem = f"cannot reach Redis at {self.config.redis_url} ({exc})"

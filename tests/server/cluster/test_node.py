@@ -10,7 +10,10 @@ import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
+import pytest
+
 from server.actor import now_ms
+from server.cluster import engines
 from server.cluster.config import ClusterConfig
 from server.config import ServerConfig
 from server.lobby import GameServer
@@ -223,3 +226,34 @@ async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
         assert len(b.cluster.relays) == 1 and len(c.cluster.relays) == 1  # type: ignore[union-attr]
         await bob.request(ts.Leave(), tc.Left)
         await _until(lambda: not b.cluster.relays)  # type: ignore[union-attr]
+
+
+async def test_a_redis_outage_turns_health_red_stops_the_rooms_and_heals(
+    pg_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Redis (this test's own) goes away: /health says so at once; past a lease period the
+    node stops running its rooms (another node could take them) and its players are told to
+    reconnect. Redis comes back empty: the node finds the rooms again and runs them."""
+    root = tmp_path_factory.mktemp("redis")
+    engine = engines.start_redis(root)
+    try:
+        async with _nodes(pg_url, engine.url(), "a") as (a,):
+            ann = await Wire.open(_url(a), "ann")
+            rid = (
+                await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+            ).room_id
+            await ann.request(ts.Join(room_id=rid), tc.Joined)
+            port = engine.port
+            engine.stop()
+            await _until(lambda: a.health_problem() is not None, timeout=3)
+            status, body = await asyncio.to_thread(health, a.port)
+            assert status == 503 and "cannot reach Redis" in body
+            await _until(lambda: rid not in a.rooms, timeout=5)
+            assert await ann.closed() == 1001
+            engine = engines.start_redis(root, port=port)  # back, without its data
+            await _until(lambda: a.health_problem() is None, timeout=5)
+            await _until(lambda: rid in a.rooms, timeout=5)
+            again = await Wire.open(_url(a), "ann", token=ann.welcome.token)  # type: ignore[union-attr]
+            assert rid in await _listed(again)
+    finally:
+        engine.stop()
