@@ -135,6 +135,9 @@ class GameServer:
         self.per_address: Counter[str] = Counter()
         self.room_address: dict[str, str] = {}  # room_id -> address it was created from
         self.guard = guard.PasswordGuard()
+        # Cluster nodes seen relaying clients (their relays carry each client's own address):
+        # not held to the per-address connection cap (server/cluster/relay.py).
+        self.trusted_peers: set[str] = set()
         self.replays = replays.ReplayCache(config.replay_cache_bytes)
         self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
@@ -248,7 +251,10 @@ class GameServer:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 addr = str(peer[0]) if peer else "?"
-                if game.per_address[addr] >= game.config.max_connections_per_address:
+                if (
+                    game.per_address[addr] >= game.config.max_connections_per_address
+                    and addr not in game.trusted_peers
+                ):
                     game.metrics.refused_per_address += 1
                     if isinstance(transport, asyncio.Transport):
                         transport.abort()  # no handshake, no close frame: just gone
@@ -424,6 +430,8 @@ class GameServer:
             addr=str(peer[0]) if peer else "?",
             tokens=cfg.burst,
         )
+        if self.cluster is not None:
+            self.cluster.relayed(ws, client)  # a relay from another node: the client's address
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))

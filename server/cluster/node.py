@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
+import secrets
 import time
 from typing import TYPE_CHECKING, Any, Final
 
@@ -34,12 +36,17 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+
     from server.actor import RoomActor
     from server.lobby import Client, GameServer
 
 log = logging.getLogger("carom.cluster")
 
 CLOSE_GOING_AWAY: Final = 1001
+SECRET_KEY: Final = "carom:secret"
+RELAY_HEADER: Final = "X-Carom-Relay"  # the cluster's secret: this connection is a relay
+CLIENT_HEADER: Final = "X-Carom-Client"  # … for a client connected from this address
 
 
 class ClusterNode:
@@ -56,6 +63,7 @@ class ClusterNode:
         self.problem: str | None = None  # Redis unreachable: /health says so
         self.taken_over = 0  # rooms restored from a dead node (metrics)
         self.lost = 0  # rooms dropped because their lease was lost
+        self.secret = ""  # shared by the cluster's nodes (in Redis): relays prove they are one
         self._last_renewed = time.monotonic()
         self._loop: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
@@ -67,6 +75,9 @@ class ClusterNode:
         try:
             await self.redis.ping()
             await self.directory.join()
+            await self.redis.set(SECRET_KEY, secrets.token_hex(16), nx=True)
+            value = await self.redis.get(SECRET_KEY)
+            self.secret = value.decode() if isinstance(value, bytes) else str(value)
         except redis.exceptions.RedisError as exc:
             await self.redis.aclose()
             raise StoreError(f"cannot reach Redis at {self.config.redis_url} ({exc})") from None
@@ -270,6 +281,19 @@ class ClusterNode:
         others = [r.summary for r in listed if r.node != self.config.node]
         return (local + [s for s in others if s.get("room_id") not in mine])[:limit]
 
+    def relayed(self, ws: ServerConnection, client: Client) -> None:
+        """A connection that proves it is another node's relay (the cluster's secret) counts
+        as its client's address (password guessing, rooms per address), and its node is not
+        held to the per-address connection cap (it carries many clients)."""
+        request = ws.request
+        if request is None or not self.secret:
+            return
+        proof = request.headers.get(RELAY_HEADER)
+        if proof is None or not hmac.compare_digest(proof, self.secret):
+            return
+        self.server.trusted_peers.add(client.addr)
+        client.addr = request.headers.get(CLIENT_HEADER, client.addr)[:64]
+
     async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
         """If another live node runs the room, relay the client there (or answer why not);
         False when no node does (the lobby answers ``no_such_room``)."""
@@ -284,7 +308,9 @@ class ClusterNode:
                 ),
             )
             return True
-        relay = Relay(self.server, client, url)
+        relay = Relay(
+            self.server, client, url, {RELAY_HEADER: self.secret, CLIENT_HEADER: client.addr}
+        )
         client.relay = relay  # later messages of this connection go behind the entry
         if not await relay.open(msg):
             client.relay = None

@@ -60,8 +60,11 @@ def _peek(data: bytes) -> tuple[str | None, Any]:
 
 
 class Relay:
-    def __init__(self, server: GameServer, client: Client, url: str) -> None:
+    def __init__(
+        self, server: GameServer, client: Client, url: str, headers: dict[str, str]
+    ) -> None:
         self.server = server
+        self.headers = headers  # the cluster's proof and the client's address
         self.client = client
         self.url = url
         self.ws: ClientConnection | None = None
@@ -78,7 +81,12 @@ class Relay:
         client = self.client
         try:
             self.ws = await connect(
-                self.url, max_size=None, compression=None, open_timeout=5, close_timeout=2
+                self.url,
+                max_size=None,
+                compression=None,
+                open_timeout=5,
+                close_timeout=2,
+                additional_headers=self.headers,
             )
             await self.ws.send(
                 encode(ts.Hello(v=PROTOCOL_VERSION, name=client.hello_name, token=client.token))

@@ -257,3 +257,33 @@ async def test_a_redis_outage_turns_health_red_stops_the_rooms_and_heals(
             assert rid in await _listed(again)
     finally:
         engine.stop()
+
+
+async def test_a_relay_counts_as_its_clients_address_only_with_the_clusters_secret(
+    pg_url: str, redis_url: str
+) -> None:
+    from websockets.asyncio.client import connect
+
+    from server.cluster.node import CLIENT_HEADER, RELAY_HEADER
+
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        assert a.cluster is not None and b.cluster is not None
+        assert a.cluster.secret == b.cluster.secret != ""  # one secret for the cluster
+
+        async def addr_seen(proof: str) -> str:
+            headers = {RELAY_HEADER: proof, CLIENT_HEADER: "203.0.113.9"}
+            async with connect(_url(a), additional_headers=headers):
+                await _until(lambda: len(a.clients) == 1)
+                (client,) = a.clients.values()
+                return client.addr
+
+        assert await addr_seen("guess") == "127.0.0.1"  # a client cannot claim an address
+        assert a.trusted_peers == set()
+        assert await addr_seen(a.cluster.secret) == "203.0.113.9"
+        assert a.trusted_peers == {"127.0.0.1"}
+        # A real relay: Bob on b, in a room a runs, is Bob's address on a.
+        ann, bob = await Wire.open(_url(a), "ann"), await Wire.open(_url(b), "bob")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await bob.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        relayed = [c for c in a.clients.values() if c.name == "bob"]
+        assert len(relayed) == 1 and relayed[0].relay is None
