@@ -30,6 +30,7 @@ from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.relay import Relay
 from server.pgstore import Fenced, PostgresStore
+from server.sql import DatabaseUnavailable
 from server.store import StoreError
 from shared.protocol import ErrorCode, encode, error
 from shared.protocol import to_client as tc
@@ -125,12 +126,17 @@ class ClusterNode:
         store = self.server.store
         if isinstance(store, PostgresStore):
             try:
-                await store.run(store.fence, room_id, token)
-            except Fenced:  # Redis lost its counter: continue above what PostgreSQL has seen
-                token = await self.leases.bump(room_id, await store.run(store.room_fence, room_id))
-                if not token:
-                    return False
-                await store.run(store.fence, room_id, token)
+                try:
+                    await store.run(store.fence, room_id, token)
+                except Fenced:  # Redis lost its counter: go on above what PostgreSQL has seen
+                    floor = await store.run(store.room_fence, room_id)
+                    token = await self.leases.bump(room_id, floor)
+                    if not token:
+                        return False
+                    await store.run(store.fence, room_id, token)
+            except DatabaseUnavailable:
+                await self.leases.release(room_id)  # not fenced: not ours to run; next time
+                raise
         self.held.add(room_id)
         return True
 
@@ -224,6 +230,10 @@ class ClusterNode:
                 if time.monotonic() >= next_takeover:
                     next_takeover = time.monotonic() + self.config.takeover_s
                     await self.take_over()
+            except DatabaseUnavailable as exc:
+                # PostgreSQL failing (/health shows it through the store): the leases were
+                # renewed first, so the rooms run on; taking rooms over waits for it.
+                log.error("cluster: %s", exc)
             except (redis.exceptions.RedisError, OSError) as exc:
                 self._unreachable(exc)
             except Exception:
@@ -231,13 +241,17 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         actors = dict(self.server.rooms)
-        # A room opened without claim() (quick match's rooms): claim it now.
-        for room_id in [r for r in actors if r not in self.held]:
-            if await self._acquire(room_id):
-                await self.directory.opened(room_id)
         lost = await self.leases.renew([r for r in actors if r in self.held])
-        lost |= {r for r in actors if r not in self.held}
         self._last_renewed = time.monotonic()
+        # A room opened without claim() (quick match's rooms): claim it now.
+        try:
+            for room_id in [r for r in actors if r not in self.held]:
+                if await self._acquire(room_id):
+                    await self.directory.opened(room_id)
+                else:
+                    lost.add(room_id)
+        except DatabaseUnavailable as exc:  # fenced at the next beat; presence goes on
+            log.error("cluster: %s", exc)
         for room_id in lost:
             actor = self.server.rooms.get(room_id)
             if actor is not None and actor is actors[room_id]:

@@ -5,16 +5,20 @@ another node; a killed node's rooms are taken over and its players rejoin there.
 from __future__ import annotations
 
 import asyncio
+import shutil
+import tempfile
 import time
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 import pytest
 
 from server.actor import now_ms
 from server.cluster import engines
 from server.cluster.config import ClusterConfig
+from server.cluster.directory import connect
 from server.config import ServerConfig
 from server.lobby import GameServer
 from server.process import ServerProcess
@@ -287,3 +291,46 @@ async def test_a_relay_counts_as_its_clients_address_only_with_the_clusters_secr
         await bob.request(ts.Spectate(room_id=rid), tc.Snapshot)
         relayed = [c for c in a.clients.values() if c.name == "bob"]
         assert len(relayed) == 1 and relayed[0].relay is None
+
+
+async def test_a_postgres_outage_keeps_the_rooms_running_and_is_not_blamed_on_redis(
+    redis_url: str,
+) -> None:
+    """PostgreSQL (this test's own) goes away: writes are refused and /health says the
+    database, but the node keeps its leases and runs its rooms (nothing lost, nothing moved);
+    when PostgreSQL is back, writes go in again."""
+    root = Path(tempfile.mkdtemp(prefix="carom-test-pg-"))
+    root.chmod(0o755)
+    pg = engines.start_postgres(root, durable=False)
+    try:
+        cluster = ClusterConfig(redis_url, "a", "", lease_ms=LEASE_MS, takeover_s=0.2)
+        node = GameServer(
+            ServerConfig(port=0, db_path=pg.url(), workers=0, cluster=cluster, db_check_s=0.2)
+        )
+        await node.start()
+        try:
+            ann = await Wire.open(_url(node), "ann")
+            rid = (
+                await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+            ).room_id
+            port = pg.port
+            pg.stop()
+            # A room nobody holds appears: taking it over needs PostgreSQL, which is down.
+            r = connect(redis_url)
+            await r.sadd("carom:open", "rorphan")
+            await r.aclose()
+            await _until(lambda: node.health_problem() is not None, timeout=5)
+            assert "database" in (node.health_problem() or "")
+            refused = await ann.refused(ts.Join(room_id=rid))  # the seat cannot be saved
+            assert refused.code == "unavailable"
+            await asyncio.sleep(3 * LEASE_MS / 1000)  # three lease periods
+            assert rid in node.rooms and node.cluster is not None
+            assert node.cluster.problem is None and node.cluster.lost == 0
+            pg = engines.start_postgres(root, port=port, durable=False)
+            await _until(lambda: node.health_problem() is None, timeout=10)
+            assert (await ann.request(ts.Join(room_id=rid), tc.Joined)).seat == 0
+        finally:
+            await node.stop()
+    finally:
+        pg.stop()
+        shutil.rmtree(root, ignore_errors=True)
