@@ -10,6 +10,7 @@ and is skipped when PostgreSQL or Redis is not installed.
 from __future__ import annotations
 
 import asyncio
+import random
 import shutil
 import statistics
 import tempfile
@@ -23,6 +24,8 @@ from server.store_api import GameStore, open_store
 
 STROKES = 500
 SAMPLES = 100
+SCALE_ROOMS = 60  # rooms in the whole cluster, the same at 1, 2 and 3 nodes
+SCALE_SECONDS = 20.0
 ROOMS = 1000
 
 
@@ -166,6 +169,94 @@ async def _forwarded(pg_url: str, redis_url: str) -> str:
         b.stop()
 
 
+async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
+    """``SCALE_ROOMS`` rooms played by bench.server_load's scripted players for
+    ``SCALE_SECONDS`` on ``nodes`` nodes: each room on node i % nodes with its players and one
+    spectator there, and one more spectator on the next node (served through a relay when
+    there are several nodes)."""
+    from bench import server_load as sl
+    from server.process import ServerProcess
+    from shared.protocol import to_client as tc
+    from shared.protocol import to_server as ts
+
+    procs = [
+        ServerProcess(
+            pg_url,
+            workers=1,
+            extra_args=[
+                "--redis",
+                redis_url,
+                "--node",
+                f"{tag}{i}",
+                "--max-connections-per-address",
+                "20000",
+                "--max-rooms-per-address",
+                "20000",
+            ],
+        )
+        for i in range(nodes)
+    ]
+    try:
+        stats, far = sl.Stats(), sl.Stats()
+        gate = asyncio.Semaphore(10)
+        far_end = time.monotonic() + 600
+
+        async def room(i: int) -> list[sl.Conn]:
+            home, other = procs[i % nodes].url, procs[(i + 1) % nodes].url
+            async with gate:
+                p0, p1 = await sl._open(home, stats, "p0"), await sl._open(home, stats, "p1")
+                s0, s1 = await sl._open(home, stats, "s0"), await sl._open(other, far, "s1")
+                create = ts.CreateRoom(discipline="three_cushion")
+                rid = (await sl._request(p0, create, tc.RoomCreated)).room_id
+                for s in (s0, s1):
+                    await sl._request(s, ts.Spectate(room_id=rid), tc.Snapshot)
+                for k, p in enumerate((p0, p1)):
+                    p.stop_at = far_end
+                    p.rng = random.Random(i * 2 + k)
+                p0.seat = (await sl._request(p0, ts.Join(room_id=rid), tc.Joined)).seat
+                p1.room_id = rid
+            return [p0, p1, s0, s1]
+
+        groups = await asyncio.gather(*(room(i) for i in range(SCALE_ROOMS)))
+        joined = await asyncio.gather(
+            *(sl._request(g[1], ts.Join(room_id=g[1].room_id), tc.Joined) for g in groups)
+        )
+        for g, j in zip(groups, joined, strict=True):
+            g[1].seat = j.seat
+        conns = [c for g in groups for c in g]
+        cpu0 = [sl._proc_cpu(p.proc.pid) for p in procs]
+        stop_at = time.monotonic() + SCALE_SECONDS
+        for c in conns:
+            c.stop_at = stop_at
+        far0 = far.messages
+        tasks = [
+            asyncio.create_task(sl._player(c) if c.seat is not None else sl._spectator(c))
+            for c in conns
+        ]
+        await asyncio.sleep(SCALE_SECONDS)
+        cpu = [sl._proc_cpu(p.proc.pid) - c0 for p, c0 in zip(procs, cpu0, strict=True)]
+        far_rate = (far.messages - far0) / SCALE_SECONDS
+        await asyncio.sleep(1.0)
+        for c in conns:
+            await c.ws.close()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        lat = sorted(stats.latencies) or [0.0]
+        per_node = ", ".join(f"{100 * x / SCALE_SECONDS:.0f} %" for x in cpu)
+        return (
+            f"{nodes} node(s), {SCALE_ROOMS} rooms / {len(conns)} connections: "
+            f"{stats.strokes / SCALE_SECONDS:.1f} strokes/s, stroke -> stroke_played p50 "
+            f"{1000 * statistics.median(lat):.1f} ms p99 {1000 * _pct(lat, 0.99):.1f} ms; "
+            f"node CPU {per_node} of a core; "
+            f"{'relayed' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
+            f"errors {len(stats.errors) + len(far.errors)}, seq gaps {stats.gaps + far.gaps}"
+        )
+    finally:
+        for p in procs:
+            p.stop()
+
+
 def run() -> Iterator[str]:
     why = engines.missing()
     if why:
@@ -197,6 +288,9 @@ def run() -> Iterator[str]:
         yield from asyncio.run(_redis_side(redis.url()))
         yield asyncio.run(_forwarded(pg.create_database("bench_forwarded"), redis.url()))
         yield asyncio.run(_takeover(pg.create_database("bench_takeover"), redis.url()))
+        for n in (1, 2, 3):
+            db = pg.create_database(f"bench_scale_{n}")
+            yield asyncio.run(_scale(db, redis.url(), n, f"s{n}-"))
     finally:
         if redis is not None:
             redis.stop()
