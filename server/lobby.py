@@ -134,6 +134,9 @@ class GameServer:
         # Open TCP connections per peer address, handshakes in progress included.
         self.per_address: Counter[str] = Counter()
         self.room_address: dict[str, str] = {}  # room_id -> address it was created from
+        # Open rooms per creator and per creating address (kept as counts: O(1) per create).
+        self.rooms_by_creator: Counter[str] = Counter()
+        self.rooms_by_address: Counter[str] = Counter()
         self.guard = guard.PasswordGuard()
         # Cluster nodes seen relaying clients (their relays carry each client's own address):
         # not held to the per-address connection cap (server/cluster/relay.py).
@@ -334,6 +337,8 @@ class GameServer:
             self._room_closed,
         )
         self.rooms[room.room_id] = actor
+        if room.creator is not None:
+            self.rooms_by_creator[room.creator] += 1
         actor.start()
         return actor
 
@@ -341,7 +346,16 @@ class GameServer:
         self.rooms.pop(actor.room.room_id, None)
         if self.cluster is not None:
             self.cluster.closed(actor.room.room_id)
-        self.room_address.pop(actor.room.room_id, None)
+        addr = self.room_address.pop(actor.room.room_id, None)
+        if addr is not None:
+            self.rooms_by_address[addr] -= 1
+            if self.rooms_by_address[addr] <= 0:
+                del self.rooms_by_address[addr]
+        creator = actor.room.creator
+        if creator is not None:
+            self.rooms_by_creator[creator] -= 1
+            if self.rooms_by_creator[creator] <= 0:
+                del self.rooms_by_creator[creator]
         for client in self.clients.values():
             client.created.discard(actor.room.room_id)
             if client.room is actor:
@@ -613,48 +627,33 @@ class GameServer:
             ),
         )
 
-    async def _create(self, client: Client, msg: ts.CreateRoom) -> None:
+    def _room_refusal(self, client: Client) -> str | None:
+        """Why ``client`` may not create a room now (the room caps), or None."""
         cfg = self.config
+        if len(self.rooms) >= cfg.max_rooms:
+            return "The server is full."
+        assert client.player_id is not None
+        mine = self.rooms_by_creator[client.player_id]
+        if mine >= cfg.max_rooms_per_identity:
+            return (
+                f"You already have {mine} open rooms; at most "
+                f"{cfg.max_rooms_per_identity} per player."
+            )
+        if self.rooms_by_address[client.addr] >= cfg.max_rooms_per_address:
+            return f"At most {cfg.max_rooms_per_address} open rooms from one address."
+        if len(client.created) >= cfg.max_rooms_per_connection:
+            return f"At most {cfg.max_rooms_per_connection} open rooms per connection."
+        return None
+
+    async def _create(self, client: Client, msg: ts.CreateRoom) -> None:
         if self.draining:
             self._reply(
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
             )
             return
-        if len(self.rooms) >= cfg.max_rooms:
-            self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, "The server is full.", msg.id))
-            return
-        mine = sum(1 for a in self.rooms.values() if a.room.creator == client.player_id)
-        if mine >= cfg.max_rooms_per_identity:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.TOO_MANY_ROOMS,
-                    f"You already have {mine} open rooms; at most "
-                    f"{cfg.max_rooms_per_identity} per player.",
-                    msg.id,
-                ),
-            )
-            return
-        here = sum(1 for addr in self.room_address.values() if addr == client.addr)
-        if here >= cfg.max_rooms_per_address:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.TOO_MANY_ROOMS,
-                    f"At most {cfg.max_rooms_per_address} open rooms from one address.",
-                    msg.id,
-                ),
-            )
-            return
-        if len(client.created) >= cfg.max_rooms_per_connection:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.TOO_MANY_ROOMS,
-                    f"At most {cfg.max_rooms_per_connection} open rooms per connection.",
-                    msg.id,
-                ),
-            )
+        refusal = self._room_refusal(client)
+        if refusal is not None:
+            self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
         if msg.private and msg.password is None:
             self._reply(
@@ -678,6 +677,12 @@ class GameServer:
                 ),
             )
             return
+        # Another connection of the same identity or address may have created rooms while the
+        # password was being hashed: the caps again.
+        refusal = self._room_refusal(client)
+        if refusal is not None:
+            self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+            return
         room_id = "r" + secrets.token_hex(5)
         try:
             room = Room(room_id, msg, now_ms(), password_hash=hashed)
@@ -692,6 +697,7 @@ class GameServer:
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room)
         self.room_address[room_id] = client.addr
+        self.rooms_by_address[client.addr] += 1
         client.created.add(room_id)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 

@@ -3,8 +3,9 @@
 Players wait per *pool* (discipline and distance). Two humans are paired when their ratings are
 within both of their windows; a window starts narrow and widens the longer its player waits, so
 a fair game comes first and an uneven one only when nothing fairer is around. The closest pair
-in a pool is always neighbours in rating order, so one pass over the sorted pool, taking the
-closest adjacent gaps first, finds the pairs (O(n log n) per round).
+in a pool is always neighbours in rating order, so a pass over the sorted pool takes the
+closest adjacent gaps first (O(n log n)); players left between taken pairs become neighbours,
+so passes repeat until one pairs nobody (at most MAX_PASSES a round; a few in practice).
 
 Bots (registered bot accounts) wait too, but are only offered to a human who has waited
 ``bot_after_s`` without a human opponent; such matches are unrated (the store decides that at
@@ -18,7 +19,8 @@ from dataclasses import dataclass
 
 from server.accounts import AccountsConfig
 
-Pool = tuple[str, int | None]  # (discipline, distance or None for the referee's default)
+Pool = tuple[str, int | None]
+MAX_PASSES = 8  # (discipline, distance or None for the referee's default)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,15 @@ class Matchmaker:
         out: list[Pairing] = []
         for tickets in pools.values():
             humans = sorted((t for t in tickets if not t.bot), key=lambda t: t.rating)
-            taken = self._pair_humans(humans, now_ms, out)
+            taken: set[Hashable] = set()
+            # Pairing some makes others neighbours: look again until none fit, at most
+            # MAX_PASSES times a round (the next round, half a second later, goes on).
+            for _ in range(MAX_PASSES):
+                free = [h for h in humans if h.key not in taken]
+                more = self._pair_humans(free, now_ms, out)
+                if not more:
+                    break
+                taken |= more
             bots = [t for t in tickets if t.bot]
             if bots:
                 self._offer_bots([h for h in humans if h.key not in taken], bots, now_ms, out)

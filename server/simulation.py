@@ -60,7 +60,7 @@ def warm_up() -> bool:
 
 
 log = logging.getLogger("carom.physics")
-IN_FLIGHT = 2  # jobs in each worker's pipe at once: one running, one ready behind it
+IN_FLIGHT = 16  # jobs in each worker's pipe at once (see Slots)
 _HEADER = struct.Struct("!I")  # frame length; each frame is one pickle
 
 

@@ -19,6 +19,7 @@ import sqlite3
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
 from server.sql import Db
@@ -541,7 +542,8 @@ class Store:
 
     def reader(self) -> Db:
         """A read-only connection of its own, for a worker thread (close it when done)."""
-        return sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        uri = Path(self.path).absolute().as_uri() + "?mode=ro"  # any path, percent-encoded
+        return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
     # ------------------------------------------------------------------------------------
     def transaction(self) -> contextlib.AbstractContextManager[None]:

@@ -187,9 +187,7 @@ class Controller:
     def show_table(self) -> None:
         from client.app.table_view import TableView
 
-        view = TableView(self)
-        view.kind = "table"  # type: ignore[attr-defined]
-        self.window.show_view(view)
+        self.window.show_view(TableView(self))
 
     def show_lobby(self) -> None:
         from client.app.lobby_view import LobbyView
@@ -217,7 +215,7 @@ def fire(window: arcade.Window, event: str, *args: Any) -> None:
     (always, in headless mode) until the next ``dispatch_events``; a hand-driven frame needs
     them at once."""
     if event not in FRAME_EVENTS:
-        window.dirty = True  # type: ignore[attr-defined]
+        window.dirty = True  # a GameWindow draws the next frame
     EventDispatcher.dispatch_event(window, event, *args)
 
 

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     local: LocalGame | None = None
     url = args.url
     if url is None:
-        local = LocalGame()
+        local = LocalGame(adopt=True)
         try:
             url = local.start_server()
         except (RuntimeError, OSError) as exc:
@@ -115,7 +115,11 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
             window.close()
             return 1  # the local server we started is not answering: nothing to show
     elif args.room:
-        controller.send("join", room_id=args.room, password=None)
+        held = controller.held_seats()
+        if args.room in held:  # our seat in a match under way: take it back
+            controller.send("rejoin", room_id=args.room, seat_token=held[args.room])
+        else:
+            controller.send("join", room_id=args.room, password=None)
     elif args.spectate:
         controller.send("spectate", room_id=args.spectate, password=None)
     elif local is not None:

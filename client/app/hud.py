@@ -199,9 +199,22 @@ def draw_banners(layout: TableLayout, model: GameModel, labels: Labels) -> None:
         )
     one_line = not older
     y0 = strip.cy if one_line else strip.cy + strip.height * 0.2
-    labels.draw("banner0", newest, strip.cx, y0, 15, TEXT, "center", "center", bold=True)
+    avail = strip.width - 48
+    size0 = fit_size(newest, avail, 15, 9, bold=True)
+    labels.draw("banner0", newest, strip.cx, y0, size0, TEXT, "center", "center", bold=True)
     y1 = strip.cy - strip.height * 0.27
-    labels.draw("banner1", older, strip.cx, y1, 10, DIM, "center", "center")
+    size1 = fit_size(older, avail, 10, 8)
+    labels.draw("banner1", older, strip.cx, y1, size1, DIM, "center", "center")
+
+
+def fit_size(text: str, width: float, largest: float, smallest: float, bold: bool = False) -> float:
+    """The largest font size (points) at which ``text`` fits in ``width`` pixels, judged from
+    an average character width (a long call, such as the lag's, shrinks instead of running
+    off the window)."""
+    per_char = 0.62 if bold else 0.56  # of the font size, DejaVu Sans
+    if not text:
+        return largest
+    return max(smallest, min(largest, width / (per_char * len(text) * 96 / 72)))
 
 
 def draw_prompt(layout: TableLayout, text: str, labels: Labels, key: str = "prompt") -> None:
@@ -307,13 +320,15 @@ def draw_panel_text(layout: TableLayout, labels: Labels, lines: list[str], area:
 def draw_chat_overlay(
     layout: TableLayout, model: GameModel, labels: Labels, draft: str | None
 ) -> None:
-    """A player's chat: the last few lines fade in over the cloth's bottom-left corner."""
-    cloth = layout.cloth
+    """A player's chat: the last few lines, newest at the bottom, in the free corner of the
+    controls strip above the power gauge (off the cloth: a line never covers a ball)."""
+    c = layout.controls
     lines = [f"{who}: {text}" for who, text in model.recent_chat()[-3:]]
     if draft is not None:
-        lines.append(f"say: {draft}|")
-    for i, text in enumerate(reversed(lines)):
-        labels.draw(f"pchat{i}", text, cloth.left + 10, cloth.bottom + 12 + i * 18, 11, TEXT)
+        lines = [*lines[-2:], f"say: {draft}|"]
+    top = c.top - 14
+    for i, text in enumerate(lines):
+        labels.draw(f"pchat{i}", text[:70], c.left + 24, top - i * 15, 10, TEXT, "left", "center")
 
 
 def draw_overlay(layout: TableLayout, title: str, lines: list[str], labels: Labels) -> None:

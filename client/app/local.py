@@ -50,8 +50,11 @@ def reap_group(pgid: int, timeout: float = 3.0) -> None:
 
 
 class LocalGame:
-    def __init__(self) -> None:
-        adopt_orphans()
+    def __init__(self, adopt: bool = False) -> None:
+        """``adopt``: make this process the subreaper of what it starts (``adopt_orphans``);
+        ``carom play`` does, a test process running other tools besides should not."""
+        if adopt:
+            adopt_orphans()
         self.server: ServerProcess | None = None
         self.bot: subprocess.Popen[str] | None = None
         self.url: str | None = None

@@ -477,11 +477,15 @@ class GameModel:
         released, self.held = self.held, []
         out: list[dict[str, Any]] = []
         for i, msg in enumerate(released):
-            if self.hold_until_ms is not None:  # a released snapshot started a new hold
+            if self.hold_until_ms is not None:  # a released stroke started a new hold
                 self.held.extend(released[i:])
                 break
-            self._fold(msg, animate=False)
-            out.append(msg)
+            # The first held message is the hold's own stroke (already animated); a later
+            # stroke (a clock estimate a little behind the server's) animates now. Chat lines
+            # were shown when they arrived.
+            animate = i > 0 and msg.get("t") != "chat"
+            if not self._fold(msg, animate=animate):
+                out.append(msg)
         return out
 
     def clear_hold(self) -> None:
@@ -595,11 +599,12 @@ class GameModel:
         elif t == "connection":
             self._link(msg)
         elif t == "closing":
-            self.add_call("closing", "The server is shutting down; the room is saved")
+            self.add_call("closing", "The server is shutting down; the room is saved.")
         elif t == "error":
             self.last_error = dict(msg)
             code = str(msg.get("code", "error"))
             self.add_call(code, error_text(code, str(msg.get("message", ""))))
+        return False
 
     def _link(self, msg: Mapping[str, Any]) -> None:
         """The library's link events: connected, lost, reconnecting, restored, rejoin_failed,

@@ -60,10 +60,16 @@ class ResultsView(arcade.View):
         self.labels = Labels()
         self.status = ""
         bw, bh = 170, 44
+        actions = [
+            ("rematch", "Rematch", self.rematch),
+            ("replay", "Watch replay", self.replay),
+            ("lobby", "Back to lobby", self.lobby),
+        ]
+        if controller.model.spectating:  # a rematch is the players' to ask for
+            actions = actions[1:]
         self.buttons = [
-            Button("rematch", "Rematch", Rect(40, 40, bw, bh), self.rematch),
-            Button("replay", "Watch replay", Rect(40 + bw + 16, 40, bw, bh), self.replay),
-            Button("lobby", "Back to lobby", Rect(40 + 2 * (bw + 16), 40, bw, bh), self.lobby),
+            Button(key, text, Rect(40 + i * (bw + 16), 40, bw, bh), fn)
+            for i, (key, text, fn) in enumerate(actions)
         ]
 
     def rematch(self) -> None:

@@ -61,7 +61,8 @@ _RULE_ID = re.compile(r"\s*\(?\bR-[A-Z0-9]+(?:-[A-Z0-9]+)*\)?")
 _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
 _CUSHION = re.compile(r"\b(top|bottom|left|right) cushion")
 _NEARER = re.compile(r"\bnearer the (top|bottom)\b")
-_WINS = re.compile(r"^(.*) wins \((\w+)\)\.$")
+_WINS = re.compile(r"\bwins \((\w+)\)")
+_DRAW = re.compile(r"\bDraw \((\w+)\)")
 _CODE_PREFIX = re.compile(r"^[a-z]+(?:_[a-z]+)+: ")
 
 
@@ -77,9 +78,9 @@ def plain(text: str, name_of: Callable[[int], str] | None = None) -> str:
         )
     out = _CUSHION.sub(lambda m: f"{CUSHIONS_ON_SCREEN[m.group(1)]} cushion", out)
     out = _NEARER.sub(lambda m: f"nearer the {CUSHIONS_ON_SCREEN[m.group(1)]} cushion", out)
-    wins = _WINS.match(out)
-    if wins and wins.group(2) in REASONS:
-        out = f"{wins.group(1)} wins: {REASONS[wins.group(2)]}."
+    # The game-over sentence's reason code: "X wins (distance)." → "X wins: reached the distance."
+    out = _WINS.sub(lambda m: f"wins: {reason_text(m.group(1))}", out)
+    out = _DRAW.sub(lambda m: f"A draw, {reason_text(m.group(1))}", out)
     out = re.sub(r"\s+([.,;:])", r"\1", out)
     return re.sub(r"\s{2,}", " ", out).strip()
 

@@ -38,4 +38,5 @@ def stop_resource_tracker() -> None:
     outlives us by a moment as an orphan, a zombie wherever init does not reap orphans."""
     gc.collect()
     with contextlib.suppress(Exception):
-        resource_tracker._resource_tracker._stop()  # closes its pipe, then waits for it
+        # closes its pipe, then waits for it (private, so not in the stubs)
+        resource_tracker._resource_tracker._stop()  # type: ignore[attr-defined]

@@ -68,6 +68,7 @@ class ClusterNode:
         self._last_renewed = time.monotonic()
         self._loop: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
+        self._dropping: set[str] = set()  # rooms being dropped (not closed)
 
     # Life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -148,8 +149,9 @@ class ClusterNode:
 
     def closed(self, room_id: str) -> None:
         """The room's closing is written: it leaves the open set, then its lease is released."""
-
         self._unfence(room_id)
+        if room_id in self._dropping:  # not closed: dropped (see drop), it runs elsewhere
+            return
 
         async def release() -> None:
             with contextlib.suppress(redis.exceptions.RedisError):
@@ -206,18 +208,23 @@ class ClusterNode:
         room_id = actor.room.room_id
         if actor.task is not None:
             actor.task.cancel()
-        self.server.rooms.pop(room_id, None)
-        self._unfence(room_id)
+        members = [c for c in self.server.clients.values() if c.room is actor]
+        # The lobby's own bookkeeping of a room that ends (counts per creator and address,
+        # members), without what closing means here (the room stays open, on another node).
+        self._dropping.add(room_id)
+        try:
+            self.server._room_closed(actor)
+        finally:
+            self._dropping.discard(room_id)
         self.lost += 1
         log.warning("room %s dropped: %s", room_id, why)
         closing = encode(
             tc.Closing(reason="Your room moved to another server. Reconnect and rejoin.")
         )
-        for client in list(self.server.clients.values()):
-            if client.room is actor:
-                client.room = None
-                self.server._send(client, closing)
-                self.server._close(client, CLOSE_GOING_AWAY, "room moved")
+        for client in members:
+            client.room = None
+            self.server._send(client, closing)
+            self.server._close(client, CLOSE_GOING_AWAY, "room moved")
 
     # The loop --------------------------------------------------------------------------------
     async def _run(self) -> None:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from server.accounts import AccountsConfig
 from server.matchmaking import Matchmaker, Ticket
 
@@ -22,6 +25,18 @@ def test_closest_ratings_are_paired_first() -> None:
     (pair,) = mm.pair(0)
     assert {pair.a.rating, pair.b.rating} == {1500, 1520}
     assert len(mm) == 2  # 1580 and 1900 wait on (320 apart, windows of 100)
+
+
+def test_players_left_between_pairs_are_paired_too() -> None:
+    # 1050-1060 is the closest pair; 1000 and 1100 are then neighbours, 100 apart: a fit.
+    mm = Matchmaker(CFG)
+    for k, r in enumerate([1000, 1050, 1060, 1100]):
+        mm.add(ticket(k, r))
+    pairs = mm.pair(0)
+    assert sorted(sorted((p.a.rating, p.b.rating)) for p in pairs) == [
+        [1000, 1100],
+        [1050, 1060],
+    ]
 
 
 def test_the_window_widens_with_waiting() -> None:
@@ -77,3 +92,50 @@ def test_one_ticket_per_key_remove_and_capacity() -> None:
     assert mm.remove(2) is not None and mm.remove(2) is None
     mm.add(ticket(4, 1600, player_id="p1"))  # the same player on two connections
     assert mm.pair(10**9) == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(800, 2600),  # rating
+            st.integers(0, 120_000),  # waited ms
+            st.sampled_from(["three_cushion", "one_cushion"]),
+            st.sampled_from([None, 10]),
+            st.booleans(),  # bot
+        ),
+        max_size=60,
+    )
+)
+def test_every_pairing_is_fair_by_the_rules(
+    specs: list[tuple[float, int, str, int | None, bool]],
+) -> None:
+    now = 200_000
+    mm = Matchmaker(CFG)
+    tickets = [
+        Ticket(i, f"p{i}", disc, dist, rating, bot, now - waited)
+        for i, (rating, waited, disc, dist, bot) in enumerate(specs)
+    ]
+    for t in tickets:
+        mm.add(t)
+    pairs = mm.pair(now)
+    seen: set[object] = set()
+    for p in pairs:
+        assert p.a.key not in seen and p.b.key not in seen  # nobody plays twice
+        seen.update((p.a.key, p.b.key))
+        assert p.a.pool == p.b.pool  # same discipline and distance
+        assert not (p.a.bot and p.b.bot)  # bots never play each other
+        if p.with_bot:  # a bot only for a human who waited long enough
+            human = p.b if p.a.bot else p.a
+            assert now - human.since_ms >= CFG.bot_after_s * 1000
+        else:  # two humans: within both windows
+            gap = abs(p.a.rating - p.b.rating)
+            assert gap <= min(mm.window(p.a, now), mm.window(p.b, now)) + 1e-9
+    assert len(mm) == len(tickets) - 2 * len(pairs)  # the paired left the queue, nobody else
+    # Nobody left waiting could have been paired with another human left waiting.
+    left = [t for t in tickets if t.key not in seen and not t.bot]
+    for a in left:
+        for b in left:
+            if a.key != b.key and a.pool == b.pool:
+                gap = abs(a.rating - b.rating)
+                assert gap > min(mm.window(a, now), mm.window(b, now))

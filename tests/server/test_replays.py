@@ -18,7 +18,7 @@ from server.config import ServerConfig
 from server.lobby import GameServer
 from server.replays import ReplayCache, with_re
 from server.store import RoomRecord, Store
-from shared.protocol import encode
+from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.wire import Wire
@@ -114,7 +114,7 @@ async def test_a_client_that_never_reads_replays_is_dropped_at_a_bounded_backlog
     assert server.metrics.replay_builds == 1  # and it was encoded once
     # Everyone else is served as usual.
     assert (await watcher.request(ts.Ping(), tc.Pong)).server_time_ms > 0
-    await greedy.close()
+    greedy.transport.abort()  # it never reads: no polite close
     await watcher.close()
 
 
@@ -127,3 +127,70 @@ def test_re_is_spliced_into_the_cached_bytes_and_the_cache_is_bounded() -> None:
         cache.put((i, 0, None), os.urandom(40))
     assert cache.bytes <= 100 and cache.get((4, 0, None)) is not None
     assert cache.get((0, 0, None)) is None
+
+
+async def test_chat_is_dropped_before_game_messages_for_a_client_falling_behind(
+    tmp_path: Path,
+) -> None:
+    """Issue 12, point 11: a spectator whose socket is full (here: it asked for replays and
+    does not read) loses chat lines once its queue is half full, but still gets the game."""
+    db = tmp_path / "carom.db"
+    match_id = _long_match(db)
+    srv = GameServer(
+        ServerConfig(
+            port=0,
+            db_path=str(db),
+            workers=0,
+            outbound_queue=32,
+            outbound_bytes=64 << 20,
+            rate=200.0,  # budget to ask for more than the kernel's socket buffers hold
+            burst=400.0,
+        )
+    )
+    await srv.start()
+    try:
+        url = f"ws://127.0.0.1:{srv.port}/"
+        ann = await Wire.open(url, "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", srv.port))
+        sock.setblocking(False)
+        slow = await connect(url, sock=sock, max_queue=1, max_size=None, compression=None)
+        await slow.send(encode(ts.Hello(v=1, name="slow", id=1)))
+        await slow.send(encode(ts.Spectate(room_id=rid, id=2)))
+        # Megabytes it will not read: its socket and transport fill up, then its queue (the
+        # first replay is built once, the others come from the cache).
+        await slow.send(encode(ts.GetReplay(match_id=match_id, id=3)))
+        await asyncio.sleep(0.5)
+        for i in range(21):
+            await slow.send(encode(ts.GetReplay(match_id=match_id, id=4 + i)))
+        for _ in range(200):  # until the server has a backlog for it
+            backlog = [c.queue.qsize() for c in srv.clients.values() if c.name == "slow"]
+            if backlog and backlog[0] * 2 > srv.config.outbound_queue:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("no backlog built up")
+        chatty = await Wire.open(url, "chatty")
+        await chatty.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        for i in range(10):
+            await chatty.send(ts.Chat(text=f"line {i}"))
+            await asyncio.sleep(0.02)
+        bob = await Wire.open(url, "bob")
+        await bob.request(ts.Join(room_id=rid), tc.Joined)  # the match starts: game messages
+        await asyncio.sleep(0.3)
+        assert srv.metrics.chat_dropped >= 1
+        assert srv.metrics.slow_clients == 0  # not dropped: only its chat was
+
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)  # now it reads
+        got: list[object] = []
+        while not any(isinstance(m, tc.Turn) for m in got):
+            got.append(decode_server(await asyncio.wait_for(slow.recv(), 10)))
+        chats = [m for m in got if isinstance(m, tc.ChatLine)]
+        assert len(chats) < 10  # some chat went …
+        assert any(isinstance(m, tc.PlayerStatus) for m in got)  # … the game did not
+        slow.transport.abort()  # megabytes are still queued for it: no polite close
+    finally:
+        await srv.stop()

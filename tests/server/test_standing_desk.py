@@ -120,7 +120,7 @@ async def test_register_does_not_stall_other_players(url: str) -> None:
         worst = max(worst, time.perf_counter() - t0)
         await asyncio.sleep(0.05)  # within the message rate limit
     await asyncio.gather(*tasks)
-    assert worst < 0.2
+    assert worst < 0.3  # one scrypt on the loop would cost ~50–200 ms per ping here
 
 
 async def test_leaderboard_and_profile_after_a_rated_match(url: str) -> None:

@@ -198,9 +198,15 @@ def main() -> None:
     queue("on_text", "thanks")
     frame()
     shown = [v.scene.labels.text("pchat0"), v.scene.labels.text("pchat1")]
+    ys = [v.scene.labels.shown[k][2] for k in ("pchat0", "pchat1")]
     queue("on_key_press", arcade.key.ENTER, 0)
     frame()
-    out["player_chat"] = {"sent": c.sent, "shown": shown}
+    out["player_chat"] = {
+        "sent": c.sent,
+        "shown": shown,
+        "ys": ys,
+        "rails_bottom": v.layout.rails.bottom,
+    }
 
     c, v = setup("player")
     s0 = v.aim.speed

@@ -128,8 +128,9 @@ def test_contact_sounds_play_when_the_animation_reaches_them(driven: dict[str, A
 
 def test_players_chat_too_and_see_the_lines_over_the_table(driven: dict[str, Any]) -> None:
     case = driven["player_chat"]
-    assert case["shown"] == ["say: thanks|", "kim: good luck"]
+    assert case["shown"] == ["kim: good luck", "say: thanks|"]
     assert case["sent"] == [{"t": "chat", "text": "thanks"}]
+    assert all(y < case["rails_bottom"] for y in case["ys"])  # under the table, off the cloth
 
 
 def test_results_buttons_rematch_fetch_the_replay_and_go_back_to_the_lobby(

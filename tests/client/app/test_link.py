@@ -62,3 +62,21 @@ def test_after_the_restart_the_player_is_back_in_the_seat_without_doing_anything
     assert back["seat"] == 0 and back["room_id"] == driven["room_id"]
     assert back["kind"] == "table"
     assert back["sent"] == []  # no action of the player's
+
+
+def test_a_dead_local_server_is_said_and_r_brings_the_match_back(tmp_path: Path) -> None:
+    """Issue 13 point 7: ``carom play``'s own server dies; the window says so within a second
+    and R restarts it on the same port and database; the player is back in the seat."""
+    env = {**os.environ, "ARCADE_HEADLESS": "1", "CAROM_IDENTITY": str(tmp_path / "id.json")}
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).parent / "drive_local.py")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-4000:]
+    out = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert out["said"]["after_s"] < 1.0 and not out["said"]["can_aim"]
+    assert "[R] restart it" in out["said"]["overlay"][1][0]
+    assert out["back"]["room"]

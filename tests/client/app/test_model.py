@@ -292,3 +292,23 @@ def test_instant_replay_plays_the_last_stroke_again_from_its_start() -> None:
     assert (start.x, start.y) != (rest.x, rest.y)
     clock.ms += 120_000
     assert not m.replaying and (m.poses()["white"].x, m.poses()["white"].y) == (rest.x, rest.y)
+
+
+def test_a_stroke_that_arrives_while_the_last_one_is_held_still_animates() -> None:
+    """A clock estimate a little behind the server's: the next stroke_played comes before
+    this screen's rest_ms. It is held behind the first, then animated, not skipped."""
+    clock = Clock(NOW_MS)
+    m = seated(clock)
+    first = stroke_msg(NOW_MS)
+    rest = NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values())
+    first["rest_ms"] = rest
+    m.apply(first)
+    second = stroke_msg(rest - 5, seq=3)
+    second["rest_ms"] = rest + 60_000
+    m.apply(second)
+    assert m.strokes_started == 1
+    clock.ms = rest
+    assert [r["t"] for r in m.release_due()] == ["stroke_played"]
+    assert m.strokes_started == 2 and m.animating() and m.holding
+    clock.ms = rest + 60_000
+    assert [r["seq"] for r in m.release_due()] == [3]

@@ -329,3 +329,13 @@ def test_practice_shows_one_player_and_the_aim_preview(
     box = (r.left, r.bottom, r.right, r.top)
     dots = count_colour(shots["practice"], box, (150, 230, 255), 12)
     assert dots > 20 + count_colour(shots["player"], box, (150, 230, 255), 12)
+
+
+def test_small_things_point_12(texts: dict[str, Texts]) -> None:
+    """The replay's first stroke shows no clock and no inning before the break; the lag winner
+    choosing the breaker is not told to wait for their turn."""
+    replay = {k: v[0] for k, v in texts["replay"].items()}
+    assert replay.get("clock", "") in ("", "…")
+    assert replay["stats0"].startswith("Inn 0") and replay["stats1"].startswith("Inn 0")
+    help_text = texts["break_choice"]["help"][0]
+    assert help_text.startswith("choose who breaks") and "wait for your turn" not in help_text

@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.ratings import Game, Rating, decay, expected_score, period_of, rate
 
@@ -72,3 +74,28 @@ def test_periods_and_bad_values() -> None:
         Rating(1500, 0)
     with pytest.raises(ValueError):
         decay(Rating(), -1)
+
+
+ratings = st.builds(
+    Rating,
+    rating=st.floats(600, 2800),
+    deviation=st.floats(30, 350),
+    volatility=st.floats(0.03, 0.1),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(ratings, ratings)
+def test_a_win_raises_a_loss_lowers_and_a_game_narrows_the_deviation(
+    me: Rating, other: Rating
+) -> None:
+    won, lost = rate(me, [Game(other, 1.0)]), rate(me, [Game(other, 0.0)])
+    drew = rate(me, [Game(other, 0.5)])
+    assert lost.rating < drew.rating < won.rating
+    assert lost.rating < me.rating < won.rating
+    for after in (won, lost, drew):
+        # A game tells more than no game at the same volatility (steps 6–7: φ' < φ*). A
+        # surprising result raises the volatility, so it may end a hair above an idle period.
+        same_sigma = decay(Rating(me.rating, me.deviation, after.volatility), 1)
+        assert after.deviation <= same_sigma.deviation
+        assert 0 < after.volatility < 1
