@@ -63,6 +63,7 @@ from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
 
 if TYPE_CHECKING:
+    from server.cluster.hub import Hub
     from server.cluster.node import ClusterNode
     from server.cluster.relay import Relay
 
@@ -109,6 +110,7 @@ class Client:
     token: str = ""
     hello_name: str = ""
     relay: Relay | None = None
+    hub: Hub | None = None  # a spectator of a room another node runs, served by a hub
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -468,6 +470,8 @@ class GameServer:
                 client.room.post(Gone(client.conn))
             if client.relay is not None:
                 await client.relay.close()
+            if client.hub is not None and self.cluster is not None:
+                self.cluster.hub_left(client)
             client.closing = True
             with contextlib.suppress(asyncio.QueueFull):
                 client.queue.put_nowait(None)
@@ -549,7 +553,9 @@ class GameServer:
             await self.desk.handle(client, msg)
             return
         if not isinstance(msg, LOBBY):
-            if client.room is None and client.relay is not None:
+            if client.room is None and client.hub is not None:
+                await client.hub.handle(client, msg)  # spectating a room of another node
+            elif client.room is None and client.relay is not None:
                 await client.relay.send(msg)  # the room runs on another node
             elif client.room is None:
                 self._reply(
@@ -708,7 +714,7 @@ class GameServer:
                 return  # another node runs it: relayed there (or refused, answered)
             self._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
             return
-        if client.room is not None or client.relay is not None:
+        if client.room is not None or client.relay is not None or client.hub is not None:
             already = "this room" if client.room is actor else "another room"
             self._reply(
                 client,

@@ -255,6 +255,14 @@ class Directory:
                     return out
         return out
 
+    async def is_private(self, room_id: str) -> bool:
+        """Whether a live node lists the room as private (False when nobody lists it yet)."""
+        for n in await self.nodes():
+            value = await self.r.hget(f"{PREFIX}rooms:{n.name}", room_id)
+            if value is not None:
+                return bool(json.loads(value).get("private"))
+        return False
+
     # The set of open rooms (for takeover) ------------------------------------------------------
     async def opened(self, *room_ids: str) -> None:
         if room_ids:

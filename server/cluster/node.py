@@ -20,6 +20,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, Final
 
 import redis.asyncio as aioredis
@@ -28,6 +29,7 @@ import redis.exceptions
 from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
+from server.cluster.hub import Hub
 from server.cluster.relay import Relay
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
@@ -69,6 +71,8 @@ class ClusterNode:
         self._loop: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
         self._dropping: set[str] = set()  # rooms being dropped (not closed)
+        self.hubs: dict[str, Hub] = {}  # room_id -> the hub serving our spectators of it
+        self._hub_lock = asyncio.Lock()
 
     # Life cycle ------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -102,6 +106,7 @@ class ClusterNode:
                 await self._loop
         await asyncio.gather(*self._pending, return_exceptions=True)
         await asyncio.gather(*(r.close() for r in list(self.relays)), return_exceptions=True)
+        await asyncio.gather(*(h.close() for h in list(self.hubs.values())), return_exceptions=True)
         with contextlib.suppress(redis.exceptions.RedisError):
             for room_id in sorted(self.held):
                 await self.leases.release(room_id)
@@ -321,7 +326,7 @@ class ClusterNode:
         url = await self.where(msg.room_id)
         if url is None:
             return False
-        if client.room is not None or client.relay is not None:
+        if client.room is not None or client.relay is not None or client.hub is not None:
             self.server._reply(
                 client,
                 error(
@@ -329,11 +334,36 @@ class ClusterNode:
                 ),
             )
             return True
+        if (
+            isinstance(msg, ts.Spectate)
+            and msg.password is None
+            and not await self.directory.is_private(msg.room_id)
+        ):
+            code = await self._spectate_through_hub(client, msg, url)
+            if code is None:
+                return True
+            if code == ErrorCode.NO_SUCH_ROOM.value:
+                self.server._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
+                return True
+            # Anything else (a private room not yet listed, the owner unreachable): the
+            # spectator's own relay, and the owner's answer to it.
+        return await self._relay(client, msg, url)
+
+    async def _relay(
+        self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin, url: str, quiet: bool = False
+    ) -> bool:
         relay = Relay(
-            self.server, client, url, {RELAY_HEADER: self.secret, CLIENT_HEADER: client.addr}
+            self.server,
+            client,
+            url,
+            {RELAY_HEADER: self.secret, CLIENT_HEADER: client.addr},
+            quiet=quiet,
         )
         client.relay = relay  # later messages of this connection go behind the entry
         if not await relay.open(msg):
+            if quiet:
+                client.relay = None
+                return False
             client.relay = None
             self.server._reply(
                 client,
@@ -349,6 +379,58 @@ class ClusterNode:
         if relay.task is not None:
             relay.task.add_done_callback(lambda _: self._relay_ended(relay))
         return True
+
+    # Spectator hubs (server/cluster/hub.py) ------------------------------------------------
+    async def _spectate_through_hub(self, client: Client, msg: ts.Spectate, url: str) -> str | None:
+        """Serve the spectator from this node's hub for the room (opened on first use); None
+        when done, else the owner's refusal code."""
+        async with self._hub_lock:  # two spectators arriving together: one hub
+            hub = self.hubs.get(msg.room_id)
+            if hub is None:
+                hub = Hub(
+                    self,
+                    msg.room_id,
+                    url,
+                    {RELAY_HEADER: self.secret, CLIENT_HEADER: "cluster"},
+                )
+                code = await hub.open()
+                if code is not None:
+                    return code
+                self.hubs[msg.room_id] = hub
+        if client.closing or client.room is not None or client.relay is not None:
+            return None
+        client.hub = hub
+        hub.add(client, msg)
+        return None
+
+    async def chat_relay(self, client: Client, hub: Hub) -> bool:
+        """A hub's spectator says something: its own quiet relay carries it, under its name."""
+        return await self._relay(client, ts.Spectate(room_id=hub.room_id), hub.url, quiet=True)
+
+    def hub_left(self, client: Client) -> None:
+        """A hub's spectator disconnected from this node."""
+        hub = client.hub
+        if hub is not None:
+            hub.remove(client)
+            client.hub = None
+            self.hub_idle(hub)
+
+    def hub_idle(self, hub: Hub) -> None:
+        """Nobody here watches the room any more: close its hub."""
+        if not hub.idle() or self.hubs.get(hub.room_id) is not hub:
+            return
+        del self.hubs[hub.room_id]
+        self._spawn(hub.close())
+
+    def hub_ended(self, hub: Hub) -> None:
+        if self.hubs.get(hub.room_id) is hub:
+            del self.hubs[hub.room_id]
+        self.forwarded += hub.forwarded
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     def _relay_ended(self, relay: Relay) -> None:
         self.relays.discard(relay)
@@ -369,6 +451,8 @@ class ClusterNode:
 
     def metrics(self) -> str:
         forwarded = self.forwarded + sum(r.forwarded_in + r.forwarded_out for r in self.relays)
+        forwarded += sum(h.forwarded for h in self.hubs.values())
+        watching = sum(len(h.members) for h in self.hubs.values())
         node = self.config.node.replace("\\", "\\\\").replace('"', '\\"')
         return (
             f'carom_cluster_rooms{{node="{node}"}} {len(self.server.rooms)}\n'
@@ -377,5 +461,7 @@ class ClusterNode:
             f'carom_cluster_rooms_taken_over_total{{node="{node}"}} {self.taken_over}\n'
             f'carom_cluster_redis_up{{node="{node}"}} {0 if self.problem else 1}\n'
             f'carom_cluster_relays{{node="{node}"}} {len(self.relays)}\n'
+            f'carom_cluster_hubs{{node="{node}"}} {len(self.hubs)}\n'
+            f'carom_cluster_hub_spectators{{node="{node}"}} {watching}\n'
             f'carom_cluster_forwarded_total{{node="{node}"}} {forwarded}\n'
         )

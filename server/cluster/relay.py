@@ -61,9 +61,18 @@ def _peek(data: bytes) -> tuple[str | None, Any]:
 
 class Relay:
     def __init__(
-        self, server: GameServer, client: Client, url: str, headers: dict[str, str]
+        self,
+        server: GameServer,
+        client: Client,
+        url: str,
+        headers: dict[str, str],
+        quiet: bool = False,
     ) -> None:
         self.server = server
+        # Quiet: the relay of a spectator a hub serves (server/cluster/hub.py), only for what
+        # it sends (chat); the room's broadcasts reach it through the hub, so here only
+        # answers to its own requests are passed on, and the hub tells it when the owner goes.
+        self.quiet = quiet
         self.headers = headers  # the cluster's proof and the client's address
         self.client = client
         self.url = url
@@ -124,6 +133,11 @@ class Relay:
                 if not isinstance(data, bytes):
                     continue
                 kind, re = _peek(data)
+                if self.quiet:
+                    if re is not None and re != self._entry:
+                        server._send(client, data)
+                        self.forwarded_in += 1
+                    continue
                 server._send(client, data)
                 self.forwarded_in += 1
                 if re is not None and re == self._entry:
@@ -143,7 +157,7 @@ class Relay:
                 client.relay = None
             code = ws.close_code
             await self._close_ws()
-            if gone and not client.closing:
+            if gone and not client.closing and not self.quiet:
                 # As when this node drains: the client reconnects and rejoins by itself.
                 if not told:
                     server._send(

@@ -128,8 +128,10 @@ async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
         carol = await Wire.open(_url(a), "carol")
         create = ts.CreateRoom(discipline="straight_rail")
         others = {(await carol.request(create, tc.RoomCreated)).room_id for _ in range(2)}
+        fan = await Wire.open(_url(b), "fan")  # a spectator, through b's hub
+        await fan.request(ts.Spectate(room_id=rid), tc.Snapshot)
         await a.stop()  # SIGTERM: every room saved, leases released, clients told
-        for w in wires:  # Ann directly, Bob through b's relay: told once, then 1001
+        for w in [*wires, fan]:  # Ann directly, Bob by a relay, the fan by a hub: told once
             assert await w.closed() == 1001
             assert sum(isinstance(m, tc.Closing) for m in w.log) == 1
         moved = await _until(lambda: {rid, *others} <= set(b.rooms), timeout=3)
@@ -230,7 +232,8 @@ async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
         seqs = [q for _, q in streams[0]]
         assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
         assert ("game_over", over.seq) in streams[0]
-        assert len(b.cluster.relays) == 1 and len(c.cluster.relays) == 1  # type: ignore[union-attr]
+        assert len(b.cluster.relays) == 1  # type: ignore[union-attr]
+        assert len(c.cluster.hubs) == 1 and not c.cluster.relays  # type: ignore[union-attr]
         await bob.request(ts.Leave(), tc.Left)
         await _until(lambda: not b.cluster.relays)  # type: ignore[union-attr]
 
@@ -291,9 +294,9 @@ async def test_a_relay_counts_as_its_clients_address_only_with_the_clusters_secr
         # A real relay: Bob on b, in a room a runs, is Bob's address on a.
         ann, bob = await Wire.open(_url(a), "ann"), await Wire.open(_url(b), "bob")
         rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
-        await bob.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        await bob.request(ts.Join(room_id=rid), tc.Joined)
         relayed = [c for c in a.clients.values() if c.name == "bob"]
-        assert len(relayed) == 1 and relayed[0].relay is None
+        assert len(relayed) == 1 and relayed[0].addr == "127.0.0.1"  # Bob's, sent by b
 
 
 async def test_a_postgres_outage_keeps_the_rooms_running_and_is_not_blamed_on_redis(
@@ -338,3 +341,50 @@ async def test_a_postgres_outage_keeps_the_rooms_running_and_is_not_blamed_on_re
     finally:
         pg.stop()
         shutil.rmtree(root, ignore_errors=True)
+
+
+async def test_spectators_on_one_node_share_one_hub_and_still_chat_as_themselves(
+    pg_url: str, redis_url: str
+) -> None:
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        assert a.cluster is not None and b.cluster is not None
+        ann = await Wire.open(_url(a), "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        watchers = [await Wire.open(_url(b), f"fan{i}") for i in range(5)]
+        await asyncio.gather(*(w.request(ts.Spectate(room_id=rid), tc.Snapshot) for w in watchers))
+        assert len(b.cluster.hubs) == 1 and not b.cluster.relays
+        on_a = [c for c in a.clients.values() if c.room is not None]
+        assert len(on_a) == 2  # Ann and one hub: the owner sends each broadcast once for b
+        # A chat line from one of them carries its own name, and reaches everyone once.
+        await watchers[2].send(ts.Chat(text="nice shot"))
+        for w in [ann, *watchers]:
+            line = await w.expect(tc.ChatLine, where=lambda m: m.text == "nice shot")
+            assert line.sender == "fan2"
+        # A sync is answered to the one who asked, with its own re.
+        snap = await watchers[0].request(ts.Sync(), tc.Snapshot)
+        assert snap.room["room_id"] == rid
+        # Acting is refused as the owner would; leaving is answered; the last one out closes it.
+        assert (await watchers[1].refused(ts.Concede())).code == "not_a_player"
+        for w in watchers:
+            await w.request(ts.Leave(), tc.Left)
+        await _until(lambda: not b.cluster.hubs)  # type: ignore[union-attr]
+        await _until(lambda: len([c for c in a.clients.values() if c.room is not None]) == 1)
+        # Broadcasts kept flowing in order to all of them while they watched.
+        for w in watchers:
+            seqs = [m.seq for m in w.broadcasts()]  # type: ignore[attr-defined]
+            assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)
+
+
+async def test_a_private_room_is_watched_from_another_node_with_its_password(
+    pg_url: str, redis_url: str
+) -> None:
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        ann = await Wire.open(_url(a), "ann")
+        create = ts.CreateRoom(discipline="three_cushion", private=True, password="open sesame")
+        rid = (await ann.request(create, tc.RoomCreated)).room_id
+        eve = await Wire.open(_url(b), "eve")
+        assert (await eve.refused(ts.Spectate(room_id=rid))).code == "bad_password"
+        dan = await Wire.open(_url(b), "dan")
+        await dan.request(ts.Spectate(room_id=rid, password="open sesame"), tc.Snapshot)
+        assert b.cluster is not None and not b.cluster.hubs and len(b.cluster.relays) == 1
