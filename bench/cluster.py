@@ -24,6 +24,8 @@ from server.store_api import GameStore, open_store
 
 STROKES = 500
 SAMPLES = 100
+FANOUT_WATCHERS = 200
+FANOUT_LINES = 15
 SCALE_ROOMS = 60  # rooms in the whole cluster, the same at 1, 2 and 3 nodes
 SCALE_SECONDS = 20.0
 ROOMS = 1000
@@ -132,8 +134,9 @@ async def _takeover(pg_url: str, redis_url: str) -> str:
 
 
 async def _forwarded(pg_url: str, redis_url: str) -> str:
-    """A room message's round trip (``sync`` -> ``snapshot``) straight to the room's node and
-    through another node's relay, interleaved, spaced under the per-connection rate limit."""
+    """A room message's round trip (``sync`` -> ``snapshot``) of the two players of a room,
+    one connected to the room's node, one to another node (through a relay), interleaved and
+    spaced under the per-connection rate limit."""
     from server.process import ServerProcess
     from shared.protocol import to_client as tc
     from shared.protocol import to_server as ts
@@ -146,9 +149,9 @@ async def _forwarded(pg_url: str, redis_url: str) -> str:
         rid = (
             await direct.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
         ).room_id
-        await direct.request(ts.Spectate(room_id=rid), tc.Snapshot)
-        relayed = await Wire.open(b.url, "bob")
-        await relayed.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        await direct.request(ts.Join(room_id=rid), tc.Joined)
+        relayed = await Wire.open(b.url, "bob")  # a player on b: a relay of its own
+        await relayed.request(ts.Join(room_id=rid), tc.Joined)
         times: dict[str, list[float]] = {"direct": [], "relayed": []}
         for _ in range(SAMPLES):
             for kind, w in (("direct", direct), ("relayed", relayed)):
@@ -164,6 +167,55 @@ async def _forwarded(pg_url: str, redis_url: str) -> str:
             f"p99 {_pct(d, 0.99):.2f} ms; through a relay p50 {statistics.median(r):.2f} ms "
             f"p99 {_pct(r, 0.99):.2f} ms (+{statistics.median(r) - statistics.median(d):.2f} ms)"
         )
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def _fanout(pg_url: str, redis_url: str) -> list[str]:
+    """One room on node a; ``FANOUT_WATCHERS`` spectators on a itself, then as many on node b
+    (through b's hub). The player says ``FANOUT_LINES`` chat lines (broadcasts): the time until
+    every spectator has each one, and the owner's CPU per line."""
+    from bench import server_load as sl
+    from server.process import ServerProcess
+    from shared.protocol import to_client as tc
+    from shared.protocol import to_server as ts
+    from tests.server.wire import Wire
+
+    extra = ["--max-connections-per-address", "20000", "--redis", redis_url]
+    a = ServerProcess(pg_url, workers=0, extra_args=[*extra, "--node", "fan-a"])
+    b = ServerProcess(pg_url, workers=0, extra_args=[*extra, "--node", "fan-b"])
+    out = []
+    try:
+        ann = await Wire.open(a.url, "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        for where, url in (("on the owner", a.url), ("on another node (one hub)", b.url)):
+            watchers = []
+            for i in range(FANOUT_WATCHERS):
+                w = await Wire.open(url, f"w{i}")
+                await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+                watchers.append(w)
+            spreads = []
+            cpu0 = sl._proc_cpu(a.proc.pid)
+            for k in range(FANOUT_LINES):
+                t0 = time.perf_counter()
+                text = f"line {where} {k}"
+                await ann.send(ts.Chat(text=text))
+                await asyncio.gather(
+                    *(w.expect(tc.ChatLine, where=lambda m, t=text: m.text == t) for w in watchers)
+                )
+                spreads.append((time.perf_counter() - t0) * 1000)
+                await asyncio.sleep(0.25)  # under the room's chat rate
+            cpu = (sl._proc_cpu(a.proc.pid) - cpu0) / FANOUT_LINES * 1000
+            out.append(
+                f"a broadcast to {FANOUT_WATCHERS} spectators {where}: all have it after p50 "
+                f"{statistics.median(spreads):.1f} ms (max {max(spreads):.1f} ms); "
+                f"owner CPU {cpu:.2f} ms per line"
+            )
+            for w in watchers:
+                await w.close()
+        return out
     finally:
         a.stop()
         b.stop()
@@ -288,6 +340,7 @@ def run() -> Iterator[str]:
         yield from asyncio.run(_redis_side(redis.url()))
         yield asyncio.run(_forwarded(pg.create_database("bench_forwarded"), redis.url()))
         yield asyncio.run(_takeover(pg.create_database("bench_takeover"), redis.url()))
+        yield from asyncio.run(_fanout(pg.create_database("bench_fanout"), redis.url()))
         for n in (1, 2, 3):
             db = pg.create_database(f"bench_scale_{n}")
             yield asyncio.run(_scale(db, redis.url(), n, f"s{n}-"))
