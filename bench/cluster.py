@@ -224,7 +224,7 @@ async def _fanout(pg_url: str, redis_url: str) -> list[str]:
 async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
     """``SCALE_ROOMS`` rooms played by bench.server_load's scripted players for
     ``SCALE_SECONDS`` on ``nodes`` nodes: each room on node i % nodes with its players and one
-    spectator there, and one more spectator on the next node (served through a relay when
+    spectator there, and one more spectator on the next node (served by that node's hub when
     there are several nodes)."""
     from bench import server_load as sl
     from server.process import ServerProcess
@@ -301,7 +301,7 @@ async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
             f"{stats.strokes / SCALE_SECONDS:.1f} strokes/s, stroke -> stroke_played p50 "
             f"{1000 * statistics.median(lat):.1f} ms p99 {1000 * _pct(lat, 0.99):.1f} ms; "
             f"node CPU {per_node} of a core; "
-            f"{'relayed' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
+            f"{'hub-served' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
             f"errors {len(stats.errors) + len(far.errors)}, seq gaps {stats.gaps + far.gaps}"
         )
     finally:
