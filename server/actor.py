@@ -219,7 +219,7 @@ class RoomActor:
                     return False
             else:
                 self.retry_at = 0
-            self.metrics.store_s += time.perf_counter() - t0
+                self.metrics.store_s += time.perf_counter() - t0
         for conn in fx.detach:
             self.membership(conn, None)
         for conn in fx.attach:
@@ -251,14 +251,20 @@ class RoomActor:
         self.metrics.store_failures += 1
         self.retry_at = now + RETRY_MS
         why = self.store.failure or str(exc)
+        if isinstance(item, Gone):
+            log.error(
+                "room %s: could not save after %s: %s; kept in memory, written with the next save",
+                room.room_id,
+                redacted(item),
+                why,
+            )
+            return True
         log.error(
             "room %s: could not save after %s: %s; refused, the room is unchanged",
             room.room_id,
             redacted(item),
             why,
         )
-        if isinstance(item, Gone):
-            return True
         room.roll_back(point)
         text = (
             "The server cannot save right now (its storage is failing); nothing changed. "

@@ -52,14 +52,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-connections-per-address",
         type=int,
-        default=64,
-        help="connections from one address, handshakes included (default 64)",
+        default=256,
+        help="connections from one address, handshakes included (default 256)",
     )
     parser.add_argument(
         "--max-rooms-per-address",
         type=int,
-        default=16,
-        help="open rooms created from one address (default 16)",
+        default=64,
+        help="open rooms created from one address (default 64)",
     )
     parser.add_argument("--log-level", default="INFO", help="logging level (default INFO)")
     parser.add_argument(

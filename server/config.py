@@ -30,14 +30,14 @@ class ServerConfig:
     # Open rooms one identity may have created, whatever connection it uses (reconnecting
     # does not reset it), and one address (many identities from one place).
     max_rooms_per_identity: int = 4
-    max_rooms_per_address: int = 16
+    max_rooms_per_address: int = 64
     # A room nobody ever sat down in is closed after this long (room squatting).
     unjoined_room_s: float = 60.0
     max_rooms: int = 5000  # open rooms in the whole server
     max_connections: int = 10_000
     # Connections from one address, handshakes in progress included (behind a reverse proxy
     # every client has the proxy's address: raise it there).
-    max_connections_per_address: int = 64
+    max_connections_per_address: int = 256
     hello_timeout_s: float = 10.0  # a connection that has not said hello by then is closed
     # Room passwords: scrypt in this many threads, with at most ``hash_queue`` checks waiting
     # (beyond: refused with rate_limited); a connection with this many wrong ones is closed.
