@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint types bench demo serve clean
+.PHONY: setup play test lint types bench demo serve cluster clean
 
 setup: $(STAMP)
 
@@ -20,6 +20,10 @@ play: setup
 
 serve: setup
 	$(VENV)/bin/carom serve
+
+# PostgreSQL, Redis and three nodes on loopback (docs/cluster.md); Ctrl-C stops them all.
+cluster: setup
+	$(PY) -m server.cluster.local
 
 test: setup
 	$(PY) -m pytest

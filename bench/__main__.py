@@ -16,6 +16,7 @@ MODULES = (
     "bench.server_load",
     "bench.client_frames",
     "bench.accounts",
+    "bench.cluster",
 )
 
 

@@ -22,7 +22,8 @@ import msgpack
 from server.redact import redacted
 from server.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
 from server.simulation import PhysicsPool
-from server.store import RoomRecord, Store
+from server.store import RoomRecord
+from server.store_api import GameStore
 from shared import rules
 from shared.protocol import ErrorCode, encode, error
 from shared.protocol import to_client as tc
@@ -85,7 +86,7 @@ class RoomActor:
     def __init__(
         self,
         room: Room,
-        store: Store,
+        store: GameStore,
         physics: PhysicsPool,
         deliver: Callable[[tuple[ConnId, ...], bytes, bool], None],
         membership: Callable[[ConnId, RoomActor | None], None],

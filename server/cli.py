@@ -16,7 +16,22 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0 = any)"
     )
-    parser.add_argument("--db", default="carom.db", help="SQLite file (default carom.db)")
+    parser.add_argument(
+        "--db",
+        default="carom.db",
+        help="SQLite file (default carom.db), or postgresql://USER@HOST:PORT/DB for a cluster",
+    )
+    parser.add_argument(
+        "--redis",
+        default=None,
+        help="redis://HOST:PORT/N: run as one node of a cluster (needs a postgresql:// --db)",
+    )
+    parser.add_argument("--node", default=None, help="this node's name in the cluster")
+    parser.add_argument(
+        "--public-url",
+        default="",
+        help="where clients reach this node, ws://HOST:PORT/ (default: the bound address)",
+    )
     add_account_options(parser)  # ratings and quick match (server/accounts.py)
     parser.add_argument(
         "--workers",
@@ -79,6 +94,20 @@ def run(args: argparse.Namespace) -> int:
     # passwords: never below INFO, whatever --log-level says (no secret in any log line).
     ws_log = logging.getLogger("websockets")
     ws_log.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
+    from server.cluster.config import ClusterConfig
+    from server.store_api import is_postgres
+
+    cluster = None
+    if args.redis is not None:
+        problem = None
+        if not is_postgres(args.db):
+            problem = "a cluster node keeps its data in PostgreSQL: give --db postgresql://…"
+        elif not args.node:
+            problem = "a cluster node needs a name: give --node NAME (unique in the cluster)"
+        if problem is not None:
+            print(f"carom serve: {problem}", file=sys.stderr)
+            return 2
+        cluster = ClusterConfig(args.redis, args.node, args.public_url)
     config = ServerConfig(
         host=args.host,
         port=args.port,
@@ -92,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         max_connections_per_address=args.max_connections_per_address,
         max_rooms_per_address=args.max_rooms_per_address,
         db_check_s=args.db_check_seconds,
+        cluster=cluster,
     )
 
     async def main() -> None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from server.accounts import AccountsConfig
+from server.cluster.config import ClusterConfig
 
 DEFAULT_PORT: Final = 8765
 
@@ -59,3 +60,4 @@ class ServerConfig:
     # On SIGTERM, /health answers 503 and new connections are refused for this long before the
     # rooms are saved and clients closed, so a load balancer can take the server out first.
     drain_s: float = 0.0
+    cluster: ClusterConfig | None = None  # a node of a cluster (docs/cluster.md); None: alone

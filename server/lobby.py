@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http import HTTPStatus
+from typing import TYPE_CHECKING
 
 import msgpack
 from websockets.asyncio.server import Server, ServerConnection, serve
@@ -48,7 +49,7 @@ from server.redact import redacted
 from server.room import ConnId, Member, Room
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
-from server.store import Store
+from server.store_api import GameStore, open_store
 from shared.protocol import (
     PROTOCOL_VERSION,
     ErrorCode,
@@ -60,6 +61,11 @@ from shared.protocol import (
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
+
+if TYPE_CHECKING:
+    from server.cluster.hub import Hub
+    from server.cluster.node import ClusterNode
+    from server.cluster.relay import Relay
 
 log = logging.getLogger("carom.server")
 
@@ -99,6 +105,12 @@ class Client:
     wrong_passwords: int = 0
     replay_busy: bool = False
     queued: int = 0  # bytes waiting in ``queue``
+    # Cluster: the identity token and hello name (memory only) a relay greets another node
+    # with, and the relay while in a room another node runs (server/cluster/relay.py).
+    token: str = ""
+    hello_name: str = ""
+    relay: Relay | None = None
+    hub: Hub | None = None  # a spectator of a room another node runs, served by a hub
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -111,7 +123,8 @@ class GameServer:
         self.metrics = Metrics()
         self.clients: dict[ConnId, Client] = {}
         self.rooms: dict[str, RoomActor] = {}
-        self.store: Store | None = None
+        self.store: GameStore | None = None
+        self.cluster: ClusterNode | None = None  # a node of a cluster (docs/cluster.md)
         self.physics: PhysicsPool | None = None
         self.server: Server | None = None
         self.draining = False
@@ -127,6 +140,9 @@ class GameServer:
         self.rooms_by_creator: Counter[str] = Counter()
         self.rooms_by_address: Counter[str] = Counter()
         self.guard = guard.PasswordGuard()
+        # Cluster nodes seen relaying clients (their relays carry each client's own address):
+        # not held to the per-address connection cap (server/cluster/relay.py).
+        self.trusted_peers: set[str] = set()
         self.replays = replays.ReplayCache(config.replay_cache_bytes)
         self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
@@ -141,11 +157,12 @@ class GameServer:
 
     async def start(self) -> None:
         cfg = self.config
-        self.store = Store(cfg.db_path)
+        self.store = open_store(cfg.db_path)
         self.physics = PhysicsPool(cfg.workers)
         await self.physics.warm_up()
         now = now_ms()
-        for record in self.store.open_rooms():
+        # A cluster node restores only the open rooms nobody holds (ClusterNode.start).
+        for record in self.store.open_rooms() if cfg.cluster is None else []:
             try:
                 room = restore_room(record, now)
             except Exception:
@@ -167,6 +184,16 @@ class GameServer:
             open_timeout=10,  # a handshake that does not complete in 10 s is dropped
             create_connection=self._connection_class(),
         )
+        if cfg.cluster is not None:  # once the port is known (the node's default URL)
+            from server.cluster.node import ClusterNode  # needs redis: only in cluster mode
+
+            self.cluster = ClusterNode(self, cfg.cluster)
+            try:
+                await self.cluster.start()
+            except BaseException:
+                self.server.close()
+                await self.server.wait_closed()
+                raise
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
@@ -193,6 +220,8 @@ class GameServer:
         await asyncio.gather(
             *(a.task for a in actors if a.task is not None), return_exceptions=True
         )
+        if self.cluster is not None:  # every room saved: other nodes may take them now
+            await self.cluster.stop()
         closing = encode(
             tc.Closing(
                 reason="The server is restarting; your room is saved. "
@@ -227,7 +256,10 @@ class GameServer:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 addr = str(peer[0]) if peer else "?"
-                if game.per_address[addr] >= game.config.max_connections_per_address:
+                if (
+                    game.per_address[addr] >= game.config.max_connections_per_address
+                    and addr not in game.trusted_peers
+                ):
                     game.metrics.refused_per_address += 1
                     if isinstance(transport, asyncio.Transport):
                         transport.abort()  # no handshake, no close frame: just gone
@@ -255,6 +287,8 @@ class GameServer:
             return f"database problem: {self.store.problem}"
         if self.store is not None and self.store.failure is not None:
             return f"storage failing: {self.store.failure}"
+        if self.cluster is not None and self.cluster.problem is not None:
+            return f"cluster: {self.cluster.problem}"
         return None
 
     async def _check_db(self) -> None:
@@ -312,6 +346,8 @@ class GameServer:
 
     def _room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
+        if self.cluster is not None:
+            self.cluster.closed(actor.room.room_id)
         addr = self.room_address.pop(actor.room.room_id, None)
         if addr is not None:
             self.rooms_by_address[addr] -= 1
@@ -410,6 +446,8 @@ class GameServer:
             addr=str(peer[0]) if peer else "?",
             tokens=cfg.burst,
         )
+        if self.cluster is not None:
+            self.cluster.relayed(ws, client)  # a relay from another node: the client's address
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
@@ -430,6 +468,10 @@ class GameServer:
             self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
+            if client.relay is not None:
+                await client.relay.close()
+            if client.hub is not None and self.cluster is not None:
+                self.cluster.hub_left(client)
             client.closing = True
             with contextlib.suppress(asyncio.QueueFull):
                 client.queue.put_nowait(None)
@@ -511,7 +553,11 @@ class GameServer:
             await self.desk.handle(client, msg)
             return
         if not isinstance(msg, LOBBY):
-            if client.room is None:
+            if client.room is None and client.hub is not None:
+                await client.hub.handle(client, msg)  # spectating a room of another node
+            elif client.room is None and client.relay is not None:
+                await client.relay.send(msg)  # the room runs on another node
+            elif client.room is None:
                 self._reply(
                     client, error(ErrorCode.NOT_IN_ROOM, "Join or spectate a room first.", re)
                 )
@@ -519,7 +565,10 @@ class GameServer:
                 client.room.post(Inbound(client.member(), msg))
             return
         if isinstance(msg, ts.ListRooms):
-            rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
+            if self.cluster is not None:
+                rooms = await self.cluster.rooms(500)  # every node's (from Redis)
+            else:
+                rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
             self._reply(client, tc.Rooms(rooms=rooms, re=re))
         elif isinstance(msg, ts.CreateRoom):
             await self._create(client, msg)
@@ -572,6 +621,7 @@ class GameServer:
             player_id, token = "p" + secrets.token_hex(8), new_token()
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
         client.player_id, client.name = player_id, await self.desk.shown_name(player_id, msg.name)
+        client.token, client.hello_name = token, msg.name
         self._reply(
             client,
             tc.Welcome(
@@ -648,6 +698,8 @@ class GameServer:
         room.creator = client.player_id
         assert self.store is not None
         # Saved before it exists for anyone: a room that cannot be written is refused.
+        if self.cluster is not None and not await self.cluster.claim(room_id):
+            raise RuntimeError(f"room id {room_id} is already held")  # 2^40 ids: never seen
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room)
         self.room_address[room_id] = client.addr
@@ -658,9 +710,11 @@ class GameServer:
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
+            if self.cluster is not None and await self.cluster.forward(client, msg):
+                return  # another node runs it: relayed there (or refused, answered)
             self._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
             return
-        if client.room is not None:
+        if client.room is not None or client.relay is not None or client.hub is not None:
             already = "this room" if client.room is actor else "another room"
             self._reply(
                 client,
@@ -795,6 +849,8 @@ class GameServer:
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
             body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
+            if self.cluster is not None:
+                body += self.cluster.metrics()
             response = connection.respond(HTTPStatus.OK, body)
             response.headers = Headers(
                 [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type"]

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import msgpack
 
-from server.store import Store
+from server.store_api import GameStore
 from shared.protocol import encode
 from shared.protocol import to_client as tc
 
@@ -23,7 +23,9 @@ PAGE_BYTES: Final = 1 << 20  # strokes in one replay message, at most (about)
 STROKE_OVERHEAD: Final = 48  # n, kind, seat, played_ms around each stored record
 
 
-def build(store: Store, match: dict[str, Any], after: int, limit: int | None) -> tuple[bytes, int]:
+def build(
+    store: GameStore, match: dict[str, Any], after: int, limit: int | None
+) -> tuple[bytes, int]:
     """One ``replay`` page without ``re``, encoded; and how many strokes it holds. Runs in a
     worker thread."""
     db = store.reader()

@@ -180,6 +180,7 @@ class StandingDesk:
         await store.run(store.standings.add_token, player_id, token_hash(token), now)
         self.matchmaker.remove(client.conn)  # a ticket under the old identity is void
         client.player_id, client.name = player_id, _shown(name, account_bot)
+        client.token = token  # a cluster relay greets the room's node as this identity
         server._reply(
             client,
             tc.Welcome(
@@ -364,7 +365,7 @@ class StandingDesk:
         room.creator = a.player_id
         try:  # saved before it exists for anyone, as the lobby does for create_room
             await store.run(store.save_room, room_record(room), now_ms())
-        except sqlite3.Error:
+        except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/sql.py)
             log.exception("could not save a quick-match room")
             return False
         actor = server._add_actor(room)

@@ -20,6 +20,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final
 
+from server.sql import Db
 from shared.ratings import Game, Rating, decay, period_of, rate
 
 SCHEMA: Final = """
@@ -119,16 +120,20 @@ class Standings:
 
     def __init__(
         self,
-        db: sqlite3.Connection,
+        db: Db,
         transaction: Callable[[], AbstractContextManager[None]],
         period_s: float = 7 * 86_400.0,
         tau: float = 0.5,
+        schema: bool = True,
     ) -> None:
         self.db = db
         self.transaction = transaction  # the Store's (joins an enclosing one)
         self.period_s = period_s
         self.tau = tau
-        db.executescript(SCHEMA)
+        if schema:  # False: the PostgreSQL store's migrations create these tables
+            db.executescript(SCHEMA)
+        # What a taken name raises (the PostgreSQL store adds its driver's error).
+        self.duplicate: tuple[type[Exception], ...] = (sqlite3.IntegrityError,)
         self.changes: list[Change] = []  # rated since the lobby last took them (take_changes)
 
     # Accounts ------------------------------------------------------------------------------
@@ -145,7 +150,7 @@ class Standings:
                 self.db.execute(
                     "UPDATE players SET name = ? WHERE player_id = ?", (name, player_id)
                 )
-        except sqlite3.IntegrityError:
+        except self.duplicate:
             return False
         return True
 
@@ -239,7 +244,11 @@ class Standings:
             me, other = rows[seat], rows[1 - seat]
             score = 0.5 if winner is None else (1.0 if winner == seat else 0.0)
             self.db.execute(
-                "INSERT OR REPLACE INTO period_games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                """INSERT INTO period_games VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (player_id, discipline, match_id) DO UPDATE SET
+                       opp_rating = excluded.opp_rating,
+                       opp_deviation = excluded.opp_deviation,
+                       opp_volatility = excluded.opp_volatility, score = excluded.score""",
                 (
                     ids[seat],
                     discipline,
@@ -278,7 +287,10 @@ class Standings:
                 me.shown.deviation,
             )
             self.db.execute(
-                "INSERT OR REPLACE INTO rating_changes VALUES (?, ?, ?, ?, ?, ?)",
+                """INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (match_id, player_id) DO UPDATE SET
+                       discipline = excluded.discipline, before = excluded.before,
+                       after = excluded.after, deviation = excluded.deviation""",
                 (
                     match_id,
                     change.player_id,
@@ -295,8 +307,17 @@ class Standings:
 
     def _save(self, player_id: str, discipline: str, r: _Row, now_ms: int) -> None:
         self.db.execute(
-            """INSERT OR REPLACE INTO standings VALUES
-               (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            """INSERT INTO standings VALUES
+               (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+               ON CONFLICT (player_id, discipline) DO UPDATE SET
+                   rating = excluded.rating, deviation = excluded.deviation,
+                   volatility = excluded.volatility, base_rating = excluded.base_rating,
+                   base_deviation = excluded.base_deviation,
+                   base_volatility = excluded.base_volatility, period = excluded.period,
+                   games = excluded.games, wins = excluded.wins, draws = excluded.draws,
+                   losses = excluded.losses, points = excluded.points,
+                   innings = excluded.innings, high_run = excluded.high_run,
+                   updated_ms = excluded.updated_ms""",
             (
                 player_id,
                 discipline,

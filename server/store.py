@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from server.sql import Db
 from server.standings import Standings
 
 P = ParamSpec("P")
@@ -134,6 +135,7 @@ class Store:
     """
 
     CHECKPOINT_S = 1.0
+    db: Db  # sqlite3 here; server.pgstore.PostgresStore runs the same queries on PostgreSQL
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -398,14 +400,17 @@ class Store:
             )
             for p in players:
                 self.db.execute(
-                    "INSERT OR IGNORE INTO match_players VALUES (?, ?)", (match_id, p["player_id"])
+                    "INSERT INTO match_players VALUES (?, ?) ON CONFLICT DO NOTHING",
+                    (match_id, p["player_id"]),
                 )
         return match_id
 
     def add_guest(self, room_id: str, player_id: str) -> None:
         """``player_id`` gave this private room's password: its matches are visible to them."""
         with self._transaction():
-            self.db.execute("INSERT OR IGNORE INTO room_guests VALUES (?, ?)", (room_id, player_id))
+            self.db.execute(
+                "INSERT INTO room_guests VALUES (?, ?) ON CONFLICT DO NOTHING", (room_id, player_id)
+            )
 
     def commit_stroke(
         self,
@@ -520,7 +525,7 @@ class Store:
         match_id: int,
         after: int = 0,
         limit: int | None = None,
-        db: sqlite3.Connection | None = None,
+        db: Db | None = None,
     ) -> list[tuple[int, str, int | None, int, bytes]]:
         """Strokes numbered above ``after``, in order; ``db``: a connection of the caller's
         thread (:meth:`reader`), for reads off the event loop."""
@@ -535,13 +540,13 @@ class Store:
         )
         return [(r[0], r[1], r[2], r[3], bytes(r[4])) for r in rows]
 
-    def reader(self) -> sqlite3.Connection:
+    def reader(self) -> Db:
         """A read-only connection of its own, for a worker thread (close it when done)."""
         uri = Path(self.path).absolute().as_uri() + "?mode=ro"  # any path, percent-encoded
         return sqlite3.connect(uri, uri=True, check_same_thread=False)
 
     # ------------------------------------------------------------------------------------
-    def transaction(self) -> _Tx:
+    def transaction(self) -> contextlib.AbstractContextManager[None]:
         """All writes inside it commit together or not at all. Nested uses join the outer one,
         so one input's match row, strokes and room state land in a single transaction."""
         return _Tx(self)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -12,12 +13,18 @@ from server.process import ServerProcess
 
 
 @pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[GameServer]:
+async def server(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[GameServer]:
     """A real server on a free loopback port with a fresh SQLite file. Physics runs on the event
     loop here (``workers=0``: starting worker processes per test costs a second); the restart
     test and the load bench run the production configuration (a worker process) in a
-    subprocess, and test_simulation.py tests the workers themselves."""
-    srv = GameServer(ServerConfig(port=0, db_path=str(tmp_path / "carom.db"), workers=0))
+    subprocess, and test_simulation.py tests the workers themselves.
+
+    ``CAROM_TEST_STORE=postgresql`` runs these servers on a fresh PostgreSQL database each
+    instead (tests/engines.py), to check the whole suite on the other store."""
+    db = str(tmp_path / "carom.db")
+    if os.environ.get("CAROM_TEST_STORE") == "postgresql":
+        db = request.getfixturevalue("pg_url")
+    srv = GameServer(ServerConfig(port=0, db_path=db, workers=0))
     await srv.start()
     try:
         yield srv

@@ -1,15 +1,21 @@
-"""Persistence: SIGKILL the server mid-match, restart it on the same SQLite file, finish."""
+"""Persistence, on both stores (SQLite file and PostgreSQL, the ``store_db`` fixture): SIGKILL
+the server mid-match, restart it on the same database, finish; privacy of replays; the store's
+calls directly; schema migrations."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from server.config import ServerConfig
+from server.lobby import GameServer
 from server.process import ServerProcess
 from server.store import Store
+from server.store_api import open_store
 from shared import rules
 from shared.physics import Stroke, simulate, simulate_lag
 from shared.protocol import to_client as tc
@@ -17,6 +23,17 @@ from shared.protocol import to_server as ts
 from tests.server.wire import Wire, find_scoring_stroke
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=30)
+
+
+@pytest.fixture
+async def server(store_db: str) -> AsyncIterator[GameServer]:
+    """conftest's server, on each store in turn."""
+    srv = GameServer(ServerConfig(port=0, db_path=store_db, workers=0))
+    await srv.start()
+    try:
+        yield srv
+    finally:
+        await srv.stop()
 
 
 def _cue(msg: ts.Stroke) -> Stroke:
@@ -51,9 +68,9 @@ async def _wait_rest(rest_ms: int) -> None:
 
 @pytest.mark.slow
 async def test_sigkill_mid_match_then_restart_loses_no_stroke(
-    tmp_path: Path, procs: list[ServerProcess]
+    store_db: str, procs: list[ServerProcess]
 ) -> None:
-    db = tmp_path / "carom.db"
+    db = store_db
     first = ServerProcess(db, workers=1)
     procs.append(first)
     alice = await Wire.open(first.url, "alice")
@@ -86,8 +103,11 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
 
     # The stroke was broadcast, so it is durable: kill the server without any warning.
     first.kill()
-    with Store(str(db)) as store:
+    store = open_store(db)
+    try:
         assert store.open_rooms()[0].room_id == rid
+    finally:
+        store.close()
 
     second = ServerProcess(db, workers=1)
     procs.append(second)
@@ -207,3 +227,236 @@ def test_a_file_from_the_first_schema_is_migrated_and_keeps_private_matches_priv
         assert store.match(1) is None and store.match(1, viewer="pnobody") is None
         (version,) = store.db.execute("PRAGMA user_version").fetchone()
         assert version == 2
+
+
+# The store's calls, on both stores ------------------------------------------------------------
+
+SHEET = {
+    "match": [
+        {"points": 15, "innings": 20, "average": 0.75, "high_run": 4},
+        {"points": 9, "innings": 20, "average": 0.45, "high_run": 2},
+    ]
+}
+
+
+def test_players_rooms_strokes_and_results_come_back_as_written(store_db: str) -> None:
+    from server.store import RoomRecord
+
+    store = open_store(store_db)
+    try:
+        store.add_player("pa", "hash-a", "Ann", 1)
+        store.add_player("pb", "hash-b", "Bob", 1)
+        store.touch_player("pa", "Annie", 2)
+        assert store.player_by_token("hash-a") == ("pa", "Annie")
+        assert store.player_by_token("nope") is None
+        seats: list[dict[str, object] | None] = [
+            {"player_id": "pa", "name": "Annie", "token_hash": "s1"},
+            None,
+        ]
+        room = RoomRecord(
+            "r1", {"discipline": "three_cushion"}, True, "scrypt$h", 5, 0, seats, None, None
+        )
+        store.save_room(room, 6)
+        players = [{"player_id": "pa", "name": "Annie"}, {"player_id": "pb", "name": "Bob"}]
+        room.match_id = store.start_match("r1", "three_cushion", {}, players, 7, private=True)
+        assert 0 < room.match_id < 2**53
+        room.seq, room.state = 3, {"score": [1, 0], "nested": {"x": 0.25}}
+        record = bytes(range(256))  # any bytes survive, NUL included
+        assert store.commit_stroke(room, "lag", None, 8, b"\x00lag", 9) == 1
+        assert store.commit_stroke(room, "stroke", 0, 10, record, 11) == 2
+        (back,) = store.open_rooms()
+        assert (back.room_id, back.seq, back.state, back.seats) == ("r1", 3, room.state, seats)
+        assert (back.private, back.password_hash, back.match_id) == (
+            True,
+            "scrypt$h",
+            room.match_id,
+        )
+        assert back.updated_ms == 11
+        assert store.strokes(room.match_id) == [
+            (1, "lag", None, 8, b"\x00lag"),
+            (2, "stroke", 0, 10, record),
+        ]
+        assert store.strokes(room.match_id, after=1) == [(2, "stroke", 0, 10, record)]
+        assert [n for n, *_ in store.strokes(room.match_id, limit=1)] == [1]
+        reader = store.reader()  # a worker thread's own connection sees the committed rows
+        try:
+            assert len(store.strokes(room.match_id, db=reader)) == 2
+        finally:
+            reader.close()
+        # Private: only its players and guests see it.
+        store.finish_match(room.match_id, 0, "distance", SHEET, 12)
+        assert store.list_matches(10) == []
+        assert store.match(room.match_id, viewer="pz") is None
+        store.add_guest("r1", "pz")
+        store.add_guest("r1", "pz")  # twice is once
+        (seen,) = store.list_matches(10, viewer="pz")
+        assert (seen["winner"], seen["reason"], seen["strokes"]) == (0, "distance", 2)
+        assert seen["scoresheet"] == SHEET
+        assert store.match(room.match_id, viewer="pb")["players"] == players  # type: ignore[index]
+        store.close_room("r1", 13)
+        assert store.open_rooms() == []
+    finally:
+        store.close()
+
+
+def test_a_taken_name_is_refused_and_a_rated_result_moves_both_ratings(store_db: str) -> None:
+    store = open_store(store_db)
+    try:
+        for pid, name in (("pa", "Ann"), ("pb", "Bob")):
+            store.add_player(pid, "t" + pid, name, 0)
+        assert store.standings.register("pa", "Ann", "ann", "scrypt$x", False, 0)
+        assert store.standings.register("pb", "Bob", "bob", "scrypt$x", False, 0)
+        assert not store.standings.register("pb", "ANN", "ann", "scrypt$y", False, 0)
+        assert store.standings.account_by_key("ann").player_id == "pa"  # type: ignore[union-attr]
+        store.standings.add_token("pa", "login-token", 1)
+        assert store.player_by_token("login-token") == ("pa", "Ann")
+        players = [{"player_id": "pa", "name": "Ann"}, {"player_id": "pb", "name": "Bob"}]
+        ids = []
+        for _ in range(2):  # the second result updates the rows the first one wrote
+            ids.append(store.start_match("r1", "three_cushion", {}, players, 86_400_000))
+            store.finish_match(ids[-1], 0, "distance", SHEET, 86_400_000)
+        ann, bob = store.standings.leaderboard("three_cushion", 20, 0, 86_400_000)
+        assert (ann["name"], ann["wins"], bob["name"], bob["losses"]) == ("Ann", 2, "Bob", 2)
+        assert ann["rating"] > 1500 > bob["rating"]
+        assert ann["high_run"] == 4 and ann["average"] == 0.75
+        changes = store.standings.changes_of(ids, "pb")
+        assert set(changes) == set(ids) and all(
+            after < before for before, after in changes.values()
+        )
+        assert [c.player_id for c in store.standings.take_changes()] == ["pa", "pb"] * 2
+    finally:
+        store.close()
+
+
+# PostgreSQL only -------------------------------------------------------------------------------
+
+
+def test_postgres_migrations_run_once_and_a_newer_schema_is_refused(pg_url: str) -> None:
+    import threading
+
+    import psycopg
+
+    from server.pgstore import SCHEMA_VERSION, PostgresStore
+    from server.store import StoreError
+
+    # Three nodes starting at once: each migration is applied exactly once.
+    stores: list[PostgresStore] = []
+    threads = [
+        threading.Thread(target=lambda: stores.append(PostgresStore(pg_url))) for _ in range(3)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert len(stores) == 3
+        stores[0].add_player("pa", "ta", "Ann", 0)
+        with psycopg.connect(pg_url) as con:
+            applied = con.execute("SELECT version FROM carom_schema ORDER BY version").fetchall()
+            assert applied == [(v,) for v in range(1, SCHEMA_VERSION + 1)]
+        again = PostgresStore(pg_url)  # a restart keeps the data
+        assert again.player_by_token("ta") == ("pa", "Ann")
+        again.close()
+        with psycopg.connect(pg_url, autocommit=True) as con:
+            con.execute("INSERT INTO carom_schema VALUES (%s, 0)", (SCHEMA_VERSION + 1,))
+        with pytest.raises(StoreError, match="newer carom server") as refused:
+            PostgresStore(pg_url)
+        assert "postgresql://postgres@127.0.0.1:" in str(refused.value)
+    finally:
+        for s in stores:
+            s.close()
+
+
+def test_postgres_unreachable_is_one_sentence_without_the_password() -> None:
+    from server.store import StoreError
+
+    with pytest.raises(StoreError) as refused:
+        open_store("postgresql://carom:hunter2@127.0.0.1:1/carom")
+    assert "cannot reach the database postgresql://carom@127.0.0.1:1/carom" in str(refused.value)
+    assert "hunter2" not in str(refused.value)
+
+
+def test_postgres_lost_connection_fails_one_write_clearly_then_reconnects(pg_url: str) -> None:
+    import psycopg
+
+    from server.pgstore import PostgresStore
+    from server.sql import DatabaseUnavailable
+
+    store = PostgresStore(pg_url)
+    try:
+        store.add_player("pa", "ta", "Ann", 0)
+        # The database ends our session (as a PostgreSQL restart or a failover would).
+        pid = store.db.execute("SELECT pg_backend_pid()").fetchone()[0]
+        with psycopg.connect(pg_url, autocommit=True) as con:
+            con.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(DatabaseUnavailable):  # an OSError: the server answers unavailable
+            store.touch_player("pa", "Annie", 1)
+        assert store.failure is not None and "failed a statement" in store.failure
+        store.touch_player("pa", "Annie", 2)  # a new connection; nothing half-written
+        assert store.failure is None
+        assert store.player_by_token("ta") == ("pa", "Annie")
+    finally:
+        store.close()
+
+
+def test_postgres_a_late_write_from_a_replaced_holder_is_refused(pg_url: str) -> None:
+    """Fencing: node A held room r1 with lease token 1 and stalled; node B took the lease with
+    token 2. What A writes afterwards is refused, whole; B's writes go in."""
+    from server.pgstore import Fenced, PostgresStore
+    from server.store import RoomRecord
+
+    a, b = PostgresStore(pg_url), PostgresStore(pg_url)
+    try:
+        room = RoomRecord("r1", {}, False, None, 0, 1, [None, None], {"score": [0, 0]}, None)
+        a.fence("r1", 1)
+        a.save_room(room, 1)
+        room.match_id = a.start_match("r1", "three_cushion", {}, [], 2)
+        assert a.commit_stroke(room, "stroke", 0, 3, b"one", 3) == 1
+        b.fence("r1", 2)  # B takes over, then reads the room
+        (seen,) = b.open_rooms()
+        room.seq, room.state = 2, {"score": [1, 0]}
+        with pytest.raises(Fenced):
+            a.commit_stroke(room, "stroke", 0, 4, b"two", 4)
+        with pytest.raises(Fenced):
+            a.save_room(room, 5)
+        with pytest.raises(Fenced):
+            a.close_room("r1", 6)
+        assert a.failure is None  # not a database failure
+        (now,) = b.open_rooms()
+        assert (now.seq, now.state) == (1, {"score": [0, 0]})  # as B read it
+        assert [n for n, *_ in b.strokes(room.match_id)] == [1]  # A's late stroke is not in
+        seen.seq = 2
+        assert b.commit_stroke(seen, "stroke", 1, 7, b"b's", 7) == 2
+        b.close_room("r1", 8)
+        assert b.open_rooms() == []
+        assert b.room_fence("r1") == 2
+    finally:
+        a.close()
+        b.close()
+
+
+def test_postgres_a_version_1_database_is_migrated_keeping_its_rooms(pg_url: str) -> None:
+    import psycopg
+
+    from server.pgstore import MIGRATIONS, SCHEMA_VERSION, PostgresStore
+
+    with psycopg.connect(pg_url, autocommit=True) as con:
+        con.execute(
+            "CREATE TABLE carom_schema (version INTEGER NOT NULL, applied_ms BIGINT NOT NULL)"
+        )
+        for statement in MIGRATIONS[0][1].split(";\n"):
+            if statement.strip():
+                con.execute(statement)
+        con.execute("INSERT INTO carom_schema VALUES (1, 0)")
+        con.execute(
+            "INSERT INTO rooms (room_id, options, private, created_ms, seq, seats, updated_ms) "
+            "VALUES ('rold', '{}', 0, 1, 5, '[null, null]', 2)"
+        )
+    store = PostgresStore(pg_url)
+    try:
+        assert store.schema_version() == SCHEMA_VERSION >= 2
+        (room,) = store.open_rooms()
+        assert (room.room_id, room.seq) == ("rold", 5)
+        assert store.room_fence("rold") == 0
+    finally:
+        store.close()

@@ -1,0 +1,240 @@
+"""Spectator fan-out: all of this node's spectators of a room another node runs, served by one
+connection to that node.
+
+The hub spectates the room once (as this node, with the cluster's secret) and passes every
+broadcast it receives, byte for byte, to each of its spectators here: the owner sends each
+message once per node that has spectators, not once per spectator. A spectator's own requests
+are answered as if it were connected to the owner: ``spectate`` and ``sync`` become a ``sync``
+on the hub whose ``snapshot`` comes back with the spectator's ``re`` (and from that snapshot on,
+the spectator gets the broadcasts: nothing older, nothing missed); ``leave`` is answered here;
+``chat`` goes through a relay of the spectator's own (server/cluster/relay.py, quiet: only its
+answers come back), so the line carries the spectator's name; anything else is what the owner
+would answer a spectator (``not_a_player``).
+
+Private rooms are not served by hubs (the password is the spectator's): those spectators get a
+relay each. When the owner goes away, every spectator of the hub is told to reconnect
+(``closing``, 1001), as with a relay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+import msgpack
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_server, encode, error
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage
+
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterNode
+    from server.lobby import Client
+
+log = logging.getLogger("carom.cluster.hub")
+
+CLOSE_GOING_AWAY: Final = 1001
+# Snapshots for arriving (or syncing) spectators are asked for at most this often: everyone
+# who asked meanwhile gets the same one, so a crowd arriving at once costs the owner one sync
+# per gap and the hub stays far below the owner's per-connection rate limit.
+SYNC_GAP_S: Final = 0.1
+
+Waiter = tuple["Client", int | None, bool]  # who, its request's id, whether it is arriving
+
+
+class Hub:
+    def __init__(self, node: ClusterNode, room_id: str, url: str, headers: dict[str, str]) -> None:
+        self.node = node
+        self.room_id = room_id
+        self.url = url
+        self.headers = headers
+        self.ws: ClientConnection | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.members: dict[int, Client] = {}  # conn -> spectator receiving the broadcasts
+        self.batch: list[Waiter] = []  # waiting for the next sync to be sent
+        self.inflight: list[Waiter] | None = None  # answered by the sync in flight
+        self.forwarded = 0  # frames received from the owner (each sent to every member)
+        self._sync_id = 1  # 1 was the hub's own spectate
+        self._last_sync = 0.0
+        self._scheduled: asyncio.TimerHandle | None = None
+        self._sends: set[asyncio.Task[None]] = set()
+        self._closed = False
+
+    async def open(self) -> str | None:
+        """Connect and spectate the room; None when in, else the owner's error code (or
+        ``unavailable`` when it cannot be reached)."""
+        try:
+            self.ws = await connect(
+                self.url,
+                max_size=None,
+                compression=None,
+                open_timeout=5,
+                close_timeout=2,
+                additional_headers=self.headers,
+            )
+            name = f"spectators on {self.node.config.node}"[:32]
+            await self.ws.send(encode(ts.Hello(v=PROTOCOL_VERSION, name=name)))
+            async with asyncio.timeout(5):
+                welcome = decode_server(await self.ws.recv())
+                if not isinstance(welcome, tc.Welcome):
+                    raise ProtocolError(f"not greeted: {welcome}")
+                await self.ws.send(encode(ts.Spectate(room_id=self.room_id, id=1)))
+                while True:
+                    answer = decode_server(await self.ws.recv())
+                    if getattr(answer, "re", None) == 1:
+                        break
+        except (OSError, TimeoutError, ConnectionClosed, InvalidHandshake, ProtocolError) as exc:
+            log.warning("cannot open a spectator hub for %s at %s: %s", self.room_id, self.url, exc)
+            await self._close_ws()
+            return ErrorCode.UNAVAILABLE.value
+        if isinstance(answer, tc.Error):
+            await self._close_ws()
+            return answer.code
+        self.task = asyncio.create_task(self._pump(), name=f"hub-{self.room_id}")
+        return None
+
+    def add(self, client: Client, msg: ts.Spectate | ts.Sync) -> None:
+        """A spectator arrives (or asks for a sync): a snapshot for it, then the broadcasts."""
+        self._ask(client, msg.id, isinstance(msg, ts.Spectate))
+
+    def _ask(self, client: Client, re: int | None, joins: bool) -> None:
+        self.batch.append((client, re, joins))
+        self._kick()
+
+    def _kick(self) -> None:
+        if self.inflight is not None or self._scheduled is not None or not self.batch:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, self._last_sync + SYNC_GAP_S - loop.time())
+        self._scheduled = loop.call_later(delay, self._send_sync)
+
+    def _send_sync(self) -> None:
+        self._scheduled = None
+        if self.ws is None or self._closed or self.inflight is not None or not self.batch:
+            return
+        self.inflight, self.batch = self.batch, []
+        self._sync_id += 1
+        self._last_sync = asyncio.get_running_loop().time()
+        task = asyncio.get_running_loop().create_task(self._send(ts.Sync(id=self._sync_id)))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    async def _send(self, msg: ClientMessage) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(ConnectionClosed):
+                await self.ws.send(encode(msg))
+
+    def idle(self) -> bool:
+        return not self.members and not self.batch and not self.inflight
+
+    def remove(self, client: Client) -> None:
+        self.members.pop(client.conn, None)
+        self.batch = [w for w in self.batch if w[0] is not client]
+        if self.inflight is not None:
+            self.inflight = [w for w in self.inflight if w[0] is not client]
+
+    async def handle(self, client: Client, msg: ClientMessage) -> None:
+        """A room message from one of this hub's spectators."""
+        server = self.node.server
+        if isinstance(msg, ts.Sync):
+            self._ask(client, msg.id, False)
+        elif isinstance(msg, ts.Leave):
+            self.remove(client)
+            client.hub = None
+            if client.relay is not None:  # its chat relay
+                await client.relay.close()
+                client.relay = None
+            server._reply(client, tc.Left(room_id=self.room_id, re=msg.id))
+            self.node.hub_idle(self)
+        elif isinstance(msg, ts.Chat):
+            if client.relay is None and not await self.node.chat_relay(client, self):
+                server._reply(
+                    client,
+                    error(
+                        ErrorCode.UNAVAILABLE,
+                        "The server running that room cannot be reached right now; try again "
+                        "in a moment.",
+                        msg.id,
+                    ),
+                )
+                return
+            assert client.relay is not None
+            await client.relay.send(msg)
+        else:
+            server._reply(
+                client,
+                error(ErrorCode.NOT_A_PLAYER, "Spectators cannot act in a match.", msg.id),
+            )
+
+    async def _pump(self) -> None:
+        assert self.ws is not None
+        server = self.node.server
+        told: set[int] = set()
+        try:
+            async for data in self.ws:
+                if not isinstance(data, bytes):
+                    continue
+                self.forwarded += 1
+                try:
+                    obj: Any = msgpack.unpackb(data, raw=False, strict_map_key=False)
+                except Exception:
+                    continue
+                re = obj.get("re") if isinstance(obj, dict) else None
+                if re is None:
+                    for member in list(self.members.values()):
+                        server._send(member, data)
+                    if isinstance(obj, dict) and obj.get("t") == "closing":
+                        told = set(self.members)  # the owner's own goodbye reached them
+                        return
+                    continue
+                if re != self._sync_id or self.inflight is None:
+                    continue
+                answered, self.inflight = self.inflight, None
+                for client, their_re, joins in answered:
+                    if their_re is None:
+                        obj.pop("re", None)
+                    else:
+                        obj["re"] = their_re
+                    server._send(client, msgpack.packb(obj, use_bin_type=True))
+                    if joins and obj.get("t") == "snapshot" and client.hub is self:
+                        self.members[client.conn] = client  # broadcasts from this snapshot on
+                self._kick()
+        except ConnectionClosed:
+            pass
+        finally:
+            await self._close_ws()
+            if self._scheduled is not None:
+                self._scheduled.cancel()
+            waiting = self.batch + (self.inflight or [])
+            gone = list(self.members.values()) + [c for c, _, _ in waiting]
+            self.members.clear()
+            self.batch, self.inflight = [], None
+            closing = encode(
+                tc.Closing(reason="The server running your room went away; reconnect and rejoin.")
+            )
+            for client in gone:
+                if client.hub is self:
+                    client.hub = None
+                if not client.closing and not self._closed:
+                    if client.conn not in told:
+                        server._send(client, closing)
+                    server._close(client, CLOSE_GOING_AWAY, "room's server went away")
+            self.node.hub_ended(self)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        await self._close_ws()
+
+    async def _close_ws(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
