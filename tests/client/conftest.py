@@ -10,18 +10,14 @@ from pathlib import Path
 import pytest
 
 from client.bot.pool import stop_pool, stop_resource_tracker, thinking_pool
-from server.config import ServerConfig
 from server.lobby import GameServer
+from tests.servers import serving
 
 
 @pytest.fixture
 async def game_server(tmp_path: Path) -> AsyncIterator[GameServer]:
-    srv = GameServer(ServerConfig(port=0, db_path=str(tmp_path / "carom.db"), workers=0))
-    await srv.start()
-    try:
+    async with serving(tmp_path) as srv:
         yield srv
-    finally:
-        await srv.stop()
 
 
 @pytest.fixture

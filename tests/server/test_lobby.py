@@ -17,6 +17,7 @@ from server.lobby import GameServer
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.wire import Wire
+from tests.servers import serving, url_of
 
 
 def _http_get(port: int, path: str) -> tuple[int, str, str]:
@@ -209,16 +210,8 @@ async def test_origin_allow_list(tmp_path: Path) -> None:
     from websockets.exceptions import InvalidStatus
     from websockets.typing import Origin
 
-    from server.config import ServerConfig
-
-    srv = GameServer(
-        ServerConfig(
-            port=0, db_path=str(tmp_path / "o.db"), workers=0, origins=("https://carom.example",)
-        )
-    )
-    await srv.start()
-    try:
-        url = f"ws://127.0.0.1:{srv.port}/"
+    async with serving(tmp_path, origins=("https://carom.example",)) as srv:
+        url = url_of(srv)
         with pytest.raises(InvalidStatus) as info:
             await connect(url, origin=Origin("https://evil.example"))
         assert info.value.response.status_code == 403
@@ -228,25 +221,15 @@ async def test_origin_allow_list(tmp_path: Path) -> None:
         async with connect(url) as bot:  # no Origin header: bots and the desktop app
             await bot.send(msgpack.packb({"t": "ping"}))
             assert msgpack.unpackb(await bot.recv())["t"] == "pong"
-    finally:
-        await srv.stop()
 
 
 async def test_a_full_server_closes_new_connections_with_1013(tmp_path: Path) -> None:
-    from server.config import ServerConfig
-
-    srv = GameServer(
-        ServerConfig(port=0, db_path=str(tmp_path / "f.db"), workers=0, max_connections=1)
-    )
-    await srv.start()
-    try:
-        url = f"ws://127.0.0.1:{srv.port}/"
+    async with serving(tmp_path, max_connections=1) as srv:
+        url = url_of(srv)
         first = await Wire.open(url, "ann")
         second = await Wire.open(url)
         assert await second.closed() == 1013
         assert (await first.request(ts.Ping(), tc.Pong)).server_time_ms > 0
-    finally:
-        await srv.stop()
 
 
 async def test_a_client_too_slow_to_read_is_dropped_not_buffered(tmp_path: Path) -> None:
@@ -325,21 +308,14 @@ async def test_empty_rooms_are_closed_and_stay_closed(tmp_path: Path) -> None:
 @pytest.fixture
 async def strict(tmp_path: Path) -> AsyncIterator[GameServer]:
     """A real server with small limits, so the tests reach them in a few connections."""
-    config = ServerConfig(
-        port=0,
-        db_path=str(tmp_path / "carom.db"),
-        workers=0,
+    async with serving(
+        tmp_path,
         hello_timeout_s=0.5,
         max_connections_per_address=6,
         max_rooms_per_address=6,
         unjoined_room_s=0.6,
-    )
-    srv = GameServer(config)
-    await srv.start()
-    try:
+    ) as srv:
         yield srv
-    finally:
-        await srv.stop()
 
 
 async def _refused_connection(url: str) -> bool:

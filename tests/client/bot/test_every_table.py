@@ -14,10 +14,10 @@ import pytest
 
 from client.bot.player import BotPlayer
 from client.session import Session
-from server.config import ServerConfig
 from server.lobby import GameServer
 from shared.rules import Discipline
 from shared.table import TABLES
+from tests.servers import serving
 
 # A short match: distance 2 (the issue's), bounded by one inning each (R-END-3) so the 35 matches
 # end in about a minute of table time whatever the bots make.
@@ -28,19 +28,8 @@ SHORT = {"distance": 2, "innings_limit": 1}
 async def game_server(tmp_path: Path) -> AsyncIterator[GameServer]:
     """The tests' server, with room for 70 players and 35 rooms from one address (loopback):
     the per-address limits are for the open internet, not for a club behind one address."""
-    config = ServerConfig(
-        port=0,
-        db_path=str(tmp_path / "carom.db"),
-        workers=0,
-        max_connections_per_address=100,
-        max_rooms_per_address=50,
-    )
-    srv = GameServer(config)
-    await srv.start()
-    try:
+    async with serving(tmp_path, max_connections_per_address=100, max_rooms_per_address=50) as srv:
         yield srv
-    finally:
-        await srv.stop()
 
 
 async def _play(url: str, table: str, discipline: str, seed: int, pool: Executor) -> dict[str, Any]:
