@@ -27,6 +27,7 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from server.cluster.link import OwnerLink
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_server, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -47,7 +48,7 @@ SYNC_GAP_S: Final = 0.1
 Waiter = tuple["Client", int | None, bool]  # who, its request's id, whether it is arriving
 
 
-class Hub:
+class Hub(OwnerLink):
     def __init__(self, node: ClusterNode, room_id: str, url: str, headers: dict[str, str]) -> None:
         self.node = node
         self.room_id = room_id
@@ -225,16 +226,3 @@ class Hub:
                         server._send(client, closing)
                     server._close(client, CLOSE_GOING_AWAY, "room's server went away")
             self.node.hub_ended(self)
-
-    async def close(self) -> None:
-        self._closed = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-        await self._close_ws()
-
-    async def _close_ws(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await self.ws.close()

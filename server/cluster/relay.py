@@ -28,6 +28,7 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from server.cluster.link import OwnerLink
 from shared.protocol import PROTOCOL_VERSION, ProtocolError, decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -59,7 +60,7 @@ def _peek(data: bytes) -> tuple[str | None, Any]:
     return (t if isinstance(t, str) else None), obj.get("re")
 
 
-class Relay:
+class Relay(OwnerLink):
     def __init__(
         self,
         server: GameServer,
@@ -175,17 +176,3 @@ class Relay:
                     CLOSE_POLICY if policy else CLOSE_GOING_AWAY,
                     "closed by the room's server" if policy else "room's server went away",
                 )
-
-    async def close(self) -> None:
-        """The client left this node: the owner sees the relay go, as a disconnect."""
-        self._closed = True
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-        await self._close_ws()
-
-    async def _close_ws(self) -> None:
-        if self.ws is not None:
-            with contextlib.suppress(Exception):
-                await self.ws.close()
