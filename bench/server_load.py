@@ -31,6 +31,7 @@ from server.process import ServerProcess
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 
 # One size or several, comma-separated (CAROM_BENCH_ROOMS=1000,2000): each runs after the same
 # light baseline.
@@ -117,14 +118,16 @@ async def _strike_later(c: Conn) -> None:
     if time.monotonic() >= c.stop_at:
         return
     # Gentle random strokes: a few seconds of table time each, like a careful position game.
-    stroke = ts.Stroke(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
+    stroke = ts.Stroke(
+        cue=CueParams(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
+    )
     c.sent_at = time.perf_counter()
     await c.send(stroke)
 
 
 async def _lag_later(c: Conn) -> None:
     await asyncio.sleep(c.rng.uniform(0.3, 3.0))
-    await c.send(ts.Stroke(direction=0.0, speed=c.rng.uniform(0.1, 0.2)))
+    await c.send(ts.Stroke(cue=CueParams(direction=0.0, speed=c.rng.uniform(0.1, 0.2))))
 
 
 async def _player(c: Conn) -> None:

@@ -31,6 +31,8 @@ def request(t: str, **fields_: Any) -> ClientMessage:
     cls = _BY_TYPE.get(t)
     if cls is None:
         raise UnknownType(f"no client message is called {t!r}")
+    if cls.FLAT:  # a view's keys in the message's own map (the stroke's cue parameters)
+        return cls.decode_map({"t": t, **{k: v for k, v in fields_.items() if v is not None}})
     wire_to_py = {w: p for p, w in cls.WIRE.items()}
     known = {f.name for f in fields(cls)}
     kwargs: dict[str, Any] = {}

@@ -47,6 +47,7 @@ from server.hashing import Busy, HashPool
 from server.metrics import Metrics
 from server.redact import redacted
 from server.room import ConnId, Member, Room
+from server.rows import match_rows
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
 from server.store_api import GameStore, open_store
@@ -569,7 +570,7 @@ class GameServer:
                 rooms = await self.cluster.rooms(500)  # every node's (from Redis)
             else:
                 rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
-            self._reply(client, tc.Rooms(rooms=rooms, re=re))
+            self._reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
         elif isinstance(msg, ts.CreateRoom):
             await self._create(client, msg)
         elif isinstance(msg, ts.Join | ts.Spectate | ts.Rejoin):
@@ -583,7 +584,7 @@ class GameServer:
                 msg.before,
                 client.player_id,
             )
-            self._reply(client, tc.Matches(matches=found, re=re))
+            self._reply(client, tc.Matches(matches=match_rows(found), re=re))
         elif isinstance(msg, ts.GetReplay):
             await self._replay(client, msg)
 

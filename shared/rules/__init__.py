@@ -37,7 +37,7 @@ from shared.rules.referee import (
 )
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
-from shared.rules.views import Line, Scoresheet, SetSheet, match_view, scoresheet
+from shared.rules.views import Line, Scoresheet, SetSheet, match_view, result_view, scoresheet
 
 __all__ = [
     "DEFAULT_DISTANCE",
@@ -78,6 +78,7 @@ __all__ = [
     "new_match",
     "next_deadline",
     "outcome",
+    "result_view",
     "scoresheet",
     "state_from_dict",
     "state_to_dict",

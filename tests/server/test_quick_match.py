@@ -131,7 +131,7 @@ async def test_a_bot_is_offered_after_the_wait_and_the_match_is_unrated(
     await ann.send(ts.Concede())
     await ann.expect(tc.GameOver)
     board = await ann.request(ts.GetLeaderboard(discipline="three_cushion"), tc.Leaderboard)
-    assert board.rows == []  # against a bot: unrated
+    assert board.rows == ()  # against a bot: unrated
     profile = await ann.request(ts.GetProfile(player_id=_pid(server, "Robo")), tc.Profile)
     assert profile.bot and profile.registered
 
@@ -222,8 +222,8 @@ async def test_ratings_survive_a_sigkill_at_the_moment_a_match_ends(tmp_path: Pa
     finally:
         server.stop()
     top, bottom = board.rows
-    assert (top["name"], bottom["name"]) == ("Ann", "Bob")
-    assert top["rating"] > 1500 > bottom["rating"]
+    assert (top.name, bottom.name) == ("Ann", "Bob")
+    assert top.standing.rating > 1500 > bottom.standing.rating
     # Every finished rated match has its rating change, and nothing else has one.
     con = sqlite3.connect(db)
     finished = con.execute("SELECT COUNT(*) FROM matches WHERE finished_ms IS NOT NULL").fetchone()

@@ -12,6 +12,7 @@ from server.room import Member, Room
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.wire import Wire, find_scoring_stroke
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=5)
@@ -48,11 +49,11 @@ async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
     await carol.expect(tc.Turn, where=lambda m: m.phase == "lag")
     # R-LAG-2: alice taps her ball backwards and never reaches the top cushion, so she loses to
     # bob's lag, the softest that reaches it (its balls rest after ~9.5 s).
-    await alice.send(ts.Stroke(direction=180.0, speed=0.05))
-    await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+    await alice.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
     lag = await carol.expect(tc.LagResult, timeout=10)
     assert lag.winner is not None, lag.reason
-    assert set(lag.trajectory) == {"white", "yellow", "red"}
+    assert set(lag.trajectory.paths) == {"white", "yellow", "red"}
     await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()))
     return lag.winner
 
@@ -64,7 +65,7 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
 
     # A spectator can never act (R-PLAY-3: only the seated players strike); nothing changes.
     before = await _snapshot(carol)
-    err = await carol.refused(ts.Stroke(direction=0.0, speed=1.0))
+    err = await carol.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
     assert err.code == "not_a_player"
     await _assert_unchanged(carol, before)
 
@@ -77,7 +78,9 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
 
     # A stroke out of turn is refused and changes nothing.
     before = await _snapshot(carol)
-    assert (await lo.refused(ts.Stroke(direction=10.0, speed=1.0))).code == "not_your_turn"
+    assert (
+        await lo.refused(ts.Stroke(cue=CueParams(direction=10.0, speed=1.0)))
+    ).code == "not_your_turn"
     await _assert_unchanged(carol, before)
 
     # R-CLOCK-1 / R-FOUL-CLOCK: the breaker lets the 5 s clock run out: foul, the turn passes.
@@ -85,38 +88,38 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
     assert "clock" in foul.text
     turn = await carol.expect(tc.Turn, where=lambda m: m.shooter == 1 - winner)
     snap = await _snapshot(carol)
-    assert snap.match["innings"][winner] == 1 and snap.match["score"] == [0, 0]
+    assert snap.match.innings[winner] == 1 and snap.match.score == (0, 0)
 
     # The other player misses gently; while the balls roll nobody may strike (R-PLAY-4).
     miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
     await lo.send(miss)
     played = await carol.expect(tc.StrokePlayed, timeout=5)
-    assert played.shooter == 1 - winner and played.result["points"] == 0
+    assert played.shooter == 1 - winner and played.result.points == 0
     assert played.rest_ms > played.start_ms
     before = await _snapshot(carol)
-    assert before.in_motion is not None and before.in_motion["rest_ms"] == played.rest_ms
-    moving = await w.refused(ts.Stroke(direction=0.0, speed=1.0))
+    assert before.in_motion is not None and before.in_motion.rest_ms == played.rest_ms
+    moving = await w.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
     assert moving.code == "balls_moving"
     await _assert_unchanged(carol, before)  # R-PLAY-4: refused before anything is simulated
     await asyncio.sleep(max(0.0, played.rest_ms / 1000 - time.time()) + 0.05)
 
     # The breaker scores with a stroke found by simulating from the snapshot positions.
     snap = await _snapshot(carol)
-    assert snap.match["shooter"] == winner
+    assert snap.match.shooter == winner
     stroke, _ = find_scoring_stroke(snap.match, OPTIONS)
     await w.send(stroke)
     scored = await carol.expect(tc.StrokePlayed, timeout=5)
-    assert scored.result["points"] == 1 and scored.shooter == winner
+    assert scored.result.points == 1 and scored.shooter == winner
     # R-END-2: the breaker reached the distance; the other player gets the equalizing inning.
     eq = await carol.expect(tc.Turn, where=lambda m: m.shooter == 1 - winner)
     await asyncio.sleep(max(0.0, scored.rest_ms / 1000 - time.time()) + 0.05)
     snap = await _snapshot(carol)
-    assert snap.match["equalizing"] is True and eq.deadline_ms is not None
+    assert snap.match.equalizing is True and eq.deadline_ms is not None
     miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
     await lo.send(miss)
     over = await carol.expect(tc.GameOver, timeout=8)
     assert over.winner == winner and over.reason == "distance"
-    assert over.scoresheet["match"][winner]["points"] == 1
+    assert over.scoresheet.match[winner].points == 1
 
     # Everyone saw the same strokes, in the same order, with the same seq and scoresheet.
     for p in (alice, bob):
@@ -133,20 +136,18 @@ async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -
 
     # The finished match is stored with its strokes: the replay browser can show it.
     found = await alice.request(ts.ListMatches(), tc.Matches)
-    assert found.matches[0]["match_id"] == over.match_id and found.matches[0]["winner"] == winner
+    assert found.matches[0].match_id == over.match_id and found.matches[0].winner == winner
     assert alice.welcome is not None and carol.welcome is not None
     mine = await alice.request(ts.ListMatches(player_id=alice.welcome.player_id), tc.Matches)
-    assert [m["match_id"] for m in mine.matches] == [over.match_id]
+    assert [m.match_id for m in mine.matches] == [over.match_id]
     watched = await carol.request(ts.ListMatches(player_id=carol.welcome.player_id), tc.Matches)
-    assert watched.matches == []  # a spectator played no match
+    assert watched.matches == ()  # a spectator played no match
     assert over.match_id is not None
     replay = await carol.request(ts.GetReplay(match_id=over.match_id), tc.Replay)
     assert replay.finished and replay.scoresheet == over.scoresheet
-    strokes = [s for s in replay.strokes if s["kind"] == "stroke"]
-    assert [s["trajectory"] for s in strokes] == [
-        m.trajectory for m in logs[2] if isinstance(m, tc.StrokePlayed)
-    ]
-    assert [s["kind"] for s in replay.strokes] == ["lag", "clock", "stroke", "stroke", "stroke"]
+    strokes = [s for s in replay.strokes if s.kind == "stroke"]
+    assert [s.body for s in strokes] == [m for m in logs[2] if isinstance(m, tc.StrokePlayed)]
+    assert [s.kind for s in replay.strokes] == ["lag", "clock", "stroke", "stroke", "stroke"]
 
 
 async def _to_play(url: str, **options: object) -> tuple[Wire, Wire, Wire, str, int]:
@@ -183,14 +184,16 @@ async def test_a_dropped_player_rejoins_with_the_seat_token_and_plays_on(url: st
     )
     assert paused.shooter == breaker
     snap = await _snapshot(carol)
-    assert snap.match["paused_ms"] > 25_000 and snap.room["seats"][breaker]["connected"] is False
+    assert snap.match.paused_ms > 25_000 and snap.room.seats[breaker].connected is False
 
     # Nobody else can take the seat: a fresh connection without the token, or with a wrong one.
     mallory = await Wire.open(url, "mallory")
     assert (await mallory.refused(ts.Join(room_id=rid))).code == "room_full"
     bad = await mallory.refused(ts.Rejoin(room_id=rid, seat_token="x" * 32))
     assert bad.code == "bad_token"
-    assert (await mallory.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_in_room"
+    assert (
+        await mallory.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "not_in_room"
 
     # The same player on a new connection, same identity token, same seat token.
     back = await Wire.open(url, "alice" if breaker == 0 else "bob", token=shooter.welcome.token)
@@ -235,12 +238,16 @@ async def test_a_second_connection_of_the_same_player_cannot_act_without_the_sea
     alice, bob, carol, rid, breaker = await _to_play(url, shot_clock_s=30)
     shooter = [alice, bob][breaker]
     twin = await Wire.open(url, "twin", token=shooter.welcome.token)  # same identity, no seat
-    assert (await twin.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_in_room"
+    assert (
+        await twin.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "not_in_room"
     await twin.request(ts.Spectate(room_id=rid), tc.Snapshot)
-    assert (await twin.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_a_player"
+    assert (
+        await twin.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "not_a_player"
     assert (await twin.refused(ts.Concede())).code == "not_a_player"
     snap = await _snapshot(carol)
-    assert snap.match["phase"] == "play" and snap.match["shooter"] == breaker
+    assert snap.match.phase == "play" and snap.match.shooter == breaker
 
 
 async def test_time_out_resume_concede_and_rematch(url: str) -> None:
@@ -253,8 +260,10 @@ async def test_time_out_resume_concede_and_rematch(url: str) -> None:
     call = await carol.expect(tc.Call, where=lambda m: m.code == "time_out")
     assert call.text
     snap = await _snapshot(carol)
-    assert snap.match["phase"] == "timeout" and snap.match["timeouts_left"][breaker] == 0
-    assert (await shooter.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "wrong_phase"
+    assert snap.match.phase == "timeout" and snap.match.timeouts_left[breaker] == 0
+    assert (
+        await shooter.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "wrong_phase"
     await shooter.send(ts.Resume())
     await carol.expect(tc.Call, where=lambda m: m.code == "resume")
     await carol.expect(tc.Turn, where=lambda m: m.phase == "play" and m.deadline_ms is not None)
@@ -266,9 +275,9 @@ async def test_time_out_resume_concede_and_rematch(url: str) -> None:
     # Both ask for a rematch: a fresh match, the other player breaks with the white.
     await shooter.send(ts.Rematch())
     await other.send(ts.Rematch())
-    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.match["phase"] == "play")
-    assert fresh.match["shooter"] == 1 - breaker and fresh.match["score"] == [0, 0]
-    assert fresh.room["match_id"] != over.match_id
+    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.match.phase == "play")
+    assert fresh.match.shooter == 1 - breaker and fresh.match.score == (0, 0)
+    assert fresh.room.match_id != over.match_id
 
 
 async def test_frozen_ball_respot_in_practice(url: str) -> None:
@@ -285,7 +294,7 @@ async def test_frozen_ball_respot_in_practice(url: str) -> None:
     await ann.send(ts.Respot())
     await ann.expect(tc.Call, where=lambda m: m.code == "respot")
     snap = await ann.request(ts.Sync(), tc.Snapshot)
-    w, r = snap.match["balls"]["white"], snap.match["balls"]["red"]
+    w, r = snap.match.balls["white"], snap.match.balls["red"]
     assert ((w[0] - r[0]) ** 2 + (w[1] - r[1]) ** 2) ** 0.5 > 0.0625  # apart now (R-RESPOT-3C)
 
 
@@ -309,14 +318,14 @@ def test_core_join_start_and_hidden_lag_strokes() -> None:
     # Only the joiner hears its own seat token.
     assert all(to == (b.conn,) for to, m in fx.sends if isinstance(m, tc.Joined))
     # R-LAG-3: a lag stroke is kept hidden; a second one from the same seat is refused.
-    fx = room.handle(a, ts.Stroke(direction=0.0, speed=0.1), 1_200)
+    fx = room.handle(a, ts.Stroke(cue=CueParams(direction=0.0, speed=0.1)), 1_200)
     assert not fx.jobs and [m.code for _, m in fx.sends if isinstance(m, tc.Call)] == ["lag_stroke"]
-    fx = room.handle(a, ts.Stroke(direction=0.0, speed=0.2, id=9), 1_300)
+    fx = room.handle(a, ts.Stroke(cue=CueParams(direction=0.0, speed=0.2), id=9), 1_300)
     assert [(m.code, m.re) for _, m in fx.sends] == [("already_played", 9)]
     state = room.state
-    fx = room.handle(s, ts.Stroke(direction=0.0, speed=0.2), 1_300)
+    fx = room.handle(s, ts.Stroke(cue=CueParams(direction=0.0, speed=0.2)), 1_300)
     assert [m.code for _, m in fx.sends] == ["not_a_player"] and room.state is state
-    fx = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 1_400)
+    fx = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 1_400)
     (job,) = fx.jobs
     assert job.kind == "lag" and set(job.strokes) == {"white", "yellow"}
     assert job.strokes["white"].speed == 0.1 and job.received_ms == 1_400
@@ -332,8 +341,8 @@ def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
     room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (job,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     out = run_job(job)
     assert room.simulated(replace(out, job=job.job + 1), 9_000).sends == []  # stale: ignored
     seq = room.seq
@@ -353,8 +362,8 @@ def test_core_break_spot_choice() -> None:
     room, a, b, _ = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (job,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     room.simulated(run_job(job), 2_100)
     winner = room.state.lag_winner
     assert winner is not None
@@ -362,12 +371,16 @@ def test_core_break_spot_choice() -> None:
     after = room.state.resting_at_ms
     room.handle(who, ts.ChooseBreak(breaker="me"), after)
     table = room.options.table_spec
-    (job,) = room.handle(who, ts.Stroke(direction=90.0, speed=2.0, spot="left"), after + 10).jobs
+    (job,) = room.handle(
+        who, ts.Stroke(cue=CueParams(direction=90.0, speed=2.0, spot="left")), after + 10
+    ).jobs
     assert job.balls["white"] == table.left_start_spot and job.spot == "left"
     room.simulated(run_job(job), after + 20)
     rest = room.state.resting_at_ms
     nxt = (a, b)[room.state.shooter or 0]
-    fx = room.handle(nxt, ts.Stroke(direction=0.0, speed=1.0, spot="right", id=4), rest + 10)
+    fx = room.handle(
+        nxt, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0, spot="right"), id=4), rest + 10
+    )
     assert [(m.code, m.re) for _, m in fx.sends] == [("bad_field", 4)] and not fx.jobs
 
 
@@ -379,8 +392,8 @@ def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     room, a, b, _ = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (job,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     # The worker dies: no result. The room runs the lag again at once instead of waiting for
     # the lag clock (which would find both strokes in and nothing decided).
     room.simulated(replace(run_job(job), result=None, failure="physics worker died"), 2_050)
@@ -459,8 +472,8 @@ async def test_a_look_alike_of_a_seated_players_name_is_marked(url: str) -> None
     # "Аlice" with a Cyrillic А, and in full-width letters: both pass for "alice".
     twin = await Wire.open(url, "\u0410lice")
     await twin.request(ts.Join(room_id=rid), tc.Joined)
-    snap = await twin.expect(tc.Snapshot, where=lambda m: m.room["seats"][1] is not None)
-    names = [s["name"] for s in snap.room["seats"]]
+    snap = await twin.expect(tc.Snapshot, where=lambda m: m.room.seats[1] is not None)
+    names = [s.name for s in snap.room.seats]
     assert names == ["alice", "\u0410lice (2)"]
     fan = await Wire.open(url, "ＡＬＩＣＥ")
     await fan.request(ts.Spectate(room_id=rid), tc.Snapshot)

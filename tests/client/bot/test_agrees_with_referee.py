@@ -37,7 +37,7 @@ def test_the_bot_and_the_referee_judge_every_stroke_alike(table: str, leg: float
     state = _in_the_corner(table, Discipline.STRAIGHT_RAIL, leg)
     # The views a bot reads: the match view and the room's options as the server sends them.
     room = Room("r", ts.CreateRoom(discipline="straight_rail", table=table, corner_zone_leg=leg), 0)
-    problem = problem_from(room.room_view(), match_view(state), 0)
+    problem = problem_from(room.room_view().to_wire(), match_view(state).to_wire(), 0)
     assert problem is not None
     judge = Judge(problem)
     assert [z.name for z in judge.zones] == [
