@@ -32,6 +32,7 @@ from typing import Any
 from client.bot.levels import Level, level
 from client.bot.problem import Balls, LagProblem, Problem
 from shared.physics.types import MISCUE_LIMIT, Segment, ShotResult, Stroke
+from shared.protocol.views import CueParams
 from shared.table import BALLS, BallName, TableSpec, table_by_name
 
 MISS = 10.0  # near-miss value when the conditions were never met
@@ -41,37 +42,21 @@ MISS = 10.0  # near-miss value when the conditions were never met
 class Plan:
     """The chosen stroke (cue parameters) and what the bot expects of it."""
 
-    direction: float  # degrees
-    speed: float  # m/s
-    tip_x: float = 0.0
-    tip_y: float = 0.0
-    elevation: float = 0.0
-    spot: str | None = None  # "left" / "right" on a break with a spot choice
+    cue: CueParams  # what the ``stroke`` message sends (``spot`` on a break with a choice)
     respot: bool = False  # ask for a re-spot instead (R-FROZEN-1a)
     expected: float = 0.0  # estimated probability of scoring
     sims: int = 0  # simulations used
     think_s: float = 0.0  # wall-clock seconds spent
 
     def stroke(self) -> Stroke:
-        return Stroke(self.direction % 360.0, self.speed, self.tip_x, self.tip_y, self.elevation)
-
-    def wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "direction": round(self.direction % 360.0, 6) % 360.0,
-            "speed": self.speed,
-            "tip_x": self.tip_x,
-            "tip_y": self.tip_y,
-            "elevation": self.elevation,
-        }
-        if self.spot is not None:
-            out["spot"] = self.spot
-        return out
+        """The physics engine's form of the cue parameters."""
+        return self.cue.physics()
 
     def describe(self) -> str:
-        spot = f" from the {self.spot} spot" if self.spot else ""
+        c = self.cue
+        spot = f" from the {c.spot} spot" if c.spot else ""
         return (
-            f"{self.direction:.2f}° at {self.speed:.2f} m/s, tip ({self.tip_x:+.2f}, "
-            f"{self.tip_y:+.2f}){spot}"
+            f"{c.direction:.2f}° at {c.speed:.2f} m/s, tip ({c.tip_x:+.2f}, {c.tip_y:+.2f}){spot}"
         )
 
 
@@ -490,20 +475,16 @@ def plan_stroke(
         if cand is not None and better:
             best, best_spot = cand, spot
     if best is None:  # not even one simulation fitted in the budget: a safe, gentle stroke
-        fallback = Plan(0.0, 1.0, spot=options[0][0], sims=sims)
+        fallback = Plan(CueParams(direction=0.0, speed=1.0, spot=options[0][0]), sims=sims)
         return replace(fallback, think_s=time.monotonic() - started)
     table = table_by_name(problem.table)
     frozen_to_ball = bool(contact_of(problem.balls, problem.cue, table).balls)
     if frozen_to_ball and not problem.spot_choice and best.outcome.points == 0:
-        return Plan(0.0, 1.0, respot=True, sims=sims, think_s=time.monotonic() - started)
+        gentle = CueParams(direction=0.0, speed=1.0)
+        return Plan(gentle, respot=True, sims=sims, think_s=time.monotonic() - started)
     final = _humanise(best.stroke, lvl, rng) if humanise else best.stroke
     return Plan(
-        final.direction,
-        final.speed,
-        final.tip_x,
-        final.tip_y,
-        final.elevation,
-        spot=best_spot,
+        CueParams.of(final, best_spot),
         expected=best.value,
         sims=sims,
         think_s=time.monotonic() - started,
@@ -562,7 +543,8 @@ def plan_lag(problem: LagProblem, level_number: int, seed: int) -> Plan:
     s = _humanise(Stroke(0.0, speed, 0.0, 0.0, 0.0), lvl, rng)
     # Keep the lag straight-ish: a big aim error would cross into the other half (R-LAG-4).
     direction = max(-1.0, min(1.0, ((s.direction + 180.0) % 360.0) - 180.0)) % 360.0
-    return Plan(direction, s.speed, 0.0, 0.0, 0.0, sims=sims, think_s=time.monotonic() - started)
+    cue = CueParams(direction=direction, speed=s.speed)
+    return Plan(cue, sims=sims, think_s=time.monotonic() - started)
 
 
 def plan_choice_of_break(level_number: int) -> str:

@@ -22,6 +22,7 @@ from client.bot.levels import Level, level
 from client.bot.plan import Plan, plan_choice_of_break, plan_lag, plan_stroke
 from client.bot.problem import LagProblem, problem_from, read_balls, room_option
 from client.session import ConnectionLost, Session
+from shared.protocol import to_server as ts
 from shared.table import BallName
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,7 @@ class BotPlayer:
         self.say = say or (lambda line: log.info("%s", line))
         self._acted: tuple[Any, ...] | None = None
         self._task: asyncio.Task[None] | None = None
-        self._last_sent: tuple[int, dict[str, Any]] | None = None  # (request id, fields)
+        self._last_sent: tuple[int, ts.Stroke] | None = None  # (request id, the stroke)
         self.strokes_sent = 0
         self.think_times: list[float] = []
 
@@ -221,9 +222,9 @@ class BotPlayer:
             await asyncio.sleep(wait_ms / 1000.0)
 
     async def _send_plan(self, plan: Plan) -> None:
-        fields = plan.wire()
-        msg_id = await self.session.send("stroke", **fields)
-        self._last_sent = (msg_id, fields)
+        stroke = ts.Stroke(cue=plan.cue)
+        msg_id = await self.session.send(stroke)
+        self._last_sent = (msg_id, stroke)
         self.strokes_sent += 1
 
     async def _on_refused(self, msg: dict[str, Any]) -> None:
@@ -232,7 +233,7 @@ class BotPlayer:
         if code == "balls_moving" and self._last_sent is not None:
             await asyncio.sleep(0.25)
             with contextlib.suppress(ConnectionLost):
-                msg_id = await self.session.send("stroke", **self._last_sent[1])
+                msg_id = await self.session.send(self._last_sent[1])
                 self._last_sent = (msg_id, self._last_sent[1])
             return
         # Anything else (already played, not our turn, the clock ran out): the match has moved

@@ -27,7 +27,7 @@ def test_level_5_three_cushion_stroke_scores_when_replayed() -> None:
     assert out.points == 1 and not out.foul
     # What is sent carries level 5's small execution error (aim sigma 0.05 degrees).
     sent = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S)
-    assert 0 < abs(sent.direction - chosen.direction) < 0.3
+    assert 0 < abs(sent.cue.direction - chosen.cue.direction) < 0.3
 
 
 @pytest.mark.parametrize(
@@ -45,8 +45,8 @@ def test_the_break_hits_the_red_first_from_the_chosen_spot() -> None:
     balls = break_position(MATCH, "white", "right")
     problem = Problem("three_cushion", "match", balls, "white", break_shot=True, spot_choice=True)
     plan = plan_stroke(problem, 4, seed=3, budget_s=BUDGET_S)
-    assert plan.spot in ("left", "right")
-    start = break_position(MATCH, "white", plan.spot)  # type: ignore[arg-type]
+    assert plan.cue.spot in ("left", "right")
+    start = break_position(MATCH, "white", plan.cue.spot)  # type: ignore[arg-type]
     result = simulate(MATCH, start, "white", plan.stroke())
     first = next(e for e in result.events if e.kind == "ball_ball")
     assert set(first.balls) == {"white", "red"}
@@ -66,7 +66,7 @@ def test_the_lag_comes_back_near_the_bottom_cushion() -> None:
 def test_weak_levels_miss_more_than_strong_ones_by_aim_error() -> None:
     problem = Problem("three_cushion", "match", OPEN_POSITION, "white")
     dirs = {
-        lv: [plan_stroke(problem, lv, seed=s, budget_s=BUDGET_S).direction for s in range(6)]
+        lv: [plan_stroke(problem, lv, seed=s, budget_s=BUDGET_S).cue.direction for s in range(6)]
         for lv in (1, 5)
     }
     spread = {lv: max(d) - min(d) for lv, d in dirs.items()}
