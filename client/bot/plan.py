@@ -31,6 +31,7 @@ from typing import Any
 
 from client.bot.levels import Level, level
 from client.bot.problem import Balls, LagProblem, Problem
+from shared import rules
 from shared.physics.types import MISCUE_LIMIT, Segment, ShotResult, Stroke
 from shared.protocol.views import CueParams
 from shared.table import BALLS, BallName, TableSpec, table_by_name
@@ -82,17 +83,16 @@ class Judge:
     """Simulates and judges strokes for one problem, counting simulations."""
 
     def __init__(self, problem: Problem, balls: Balls | None = None) -> None:
-        from shared.rules.options import Discipline
-        from shared.rules.scoring import judge_stroke, required_cushions
+        from shared.rules.scoring import required_cushions
         from shared.rules.zones import zones_for
 
         self.problem = problem
-        self.table = table_by_name(problem.table)
+        self.state = problem.state
+        self.table = self.state.options.table_spec
         self.balls = balls if balls is not None else problem.balls
-        self.discipline = Discipline(problem.discipline)
+        self.discipline = self.state.options.discipline
         self.zones = zones_for(self.discipline, self.table, problem.zone_leg())
         self.need = required_cushions(self.discipline)
-        self._judge_stroke = judge_stroke
         self.sims = 0
         self.cache: dict[tuple[float, ...], Outcome] = {}
 
@@ -103,17 +103,9 @@ class Judge:
             return hit
         self.sims += 1
         result = simulate(self.table, self.balls, self.problem.cue, stroke)
-        judged = self._judge_stroke(
-            discipline=self.discipline,
-            table=self.table,
-            zones=self.zones,
-            cue=self.problem.cue,
-            balls=self.balls,
-            stroke=stroke,
-            result=result,
-            break_shot=self.problem.break_shot,
-            zone_counts=dict(self.problem.zone_counts),
-        )
+        # The referee's own judgement of this stroke from this state (one function for the
+        # server and the bot: they agree on every table).
+        judged = rules.judge(self.state, stroke, result, self.balls)
         final: Balls | None = None
         if all(result.final.get(b) is not None for b in BALLS):
             w, y, r = (result.final[b] for b in BALLS)

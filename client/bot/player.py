@@ -16,14 +16,16 @@ import logging
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, cast
 
 from client.bot.levels import Level, level
 from client.bot.plan import Plan, plan_choice_of_break, plan_lag, plan_stroke
-from client.bot.problem import LagProblem, problem_from, read_balls, room_option
+from client.bot.problem import LagProblem, problem_from
 from client.session import ConnectionLost, Session
+from shared.protocol import ProtocolError
 from shared.protocol import to_server as ts
-from shared.table import BallName
+from shared.protocol.views import MatchView, RoomView
+from shared.table import BALLS, BallName
 
 log = logging.getLogger(__name__)
 
@@ -165,14 +167,20 @@ class BotPlayer:
     async def _lag(self) -> None:
         state = self.session.state
         assert state.seat is not None
-        balls = read_balls(state.match)
-        table = str(room_option(state.room, state.match, "table", "match"))
-        if balls is None:
+        try:
+            room = RoomView.from_wire(state.room, "room")
+            match = MatchView.from_wire(state.match, "match")
+        except ProtocolError as exc:  # a view we cannot read: wait for the next snapshot
+            self.say(f"cannot read the lag to plan from: {exc}")
             return
-        lag_ball: BallName = (
-            "white" if state.seat == 0 else "yellow"
-        )  # R-LAG-1: seat 0 white, 1 yellow
-        problem = LagProblem(table=table, balls=balls, cue=lag_ball)
+        lag_balls = match.lag.balls if match.lag is not None else {}
+        lag_ball = lag_balls.get(str(state.seat), match.ball_of(state.seat))  # R-LAG-1
+        balls = tuple((float(match.balls[b][0]), float(match.balls[b][1])) for b in BALLS)
+        problem = LagProblem(
+            table=room.options.table,
+            balls=(balls[0], balls[1], balls[2]),
+            cue=cast(BallName, lag_ball),
+        )
         plan = await self._think(plan_lag, problem, self.level.number, self.rng.randrange(2**31))
         await self._wait_until_rest()
         await self._send_plan(plan)
@@ -186,7 +194,13 @@ class BotPlayer:
     async def _stroke(self) -> None:
         state = self.session.state
         assert state.seat is not None
-        problem = problem_from(state.room, state.match, state.seat)
+        try:
+            room = RoomView.from_wire(state.room, "room")
+            match = MatchView.from_wire(state.match, "match")
+        except ProtocolError as exc:  # a view we cannot read: wait for the next snapshot
+            self.say(f"cannot read the match to plan from: {exc}")
+            return
+        problem = problem_from(room, match, state.seat)
         if problem is None:
             return
         budget = self._budget_s()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shared.protocol import views as pv
+from shared.rules.options import Discipline, MatchOptions
 from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
@@ -178,4 +179,57 @@ def match_view(state: MatchState) -> pv.MatchView:
         frozen=frozen,
         lag=lag,
         zones=zone_views,
+    )
+
+
+def options_from_view(options: pv.RoomOptions) -> MatchOptions:
+    """The referee's options from ``room.options`` (every option in force, as the room sent
+    them): a client's copy of the rules' inputs, the corner-zone leg included (R-DISC-FREE)."""
+    return MatchOptions(
+        discipline=Discipline(options.discipline),
+        distance=options.distance,
+        shot_clock_s=options.shot_clock_s,
+        innings_limit=options.innings_limit,
+        sets=options.sets,
+        equalizing=options.equalizing,
+        timeout_s=options.timeout_s,
+        grace_s=options.grace_s,
+        table=options.table,
+        practice=options.practice,
+        corner_zone_leg=options.corner_zone_leg,
+    )
+
+
+def state_from_view(view: pv.MatchView, options: MatchOptions) -> MatchState:
+    """A real referee state from the ``match`` a client holds: the phase, the balls, who
+    shoots with which ball (R-LAG-7), the break, the current game's lines and the zone counts
+    of the zones both object balls share (R-DISC-FREE, R-DISC-BALK), so a bot can hand its
+    candidate strokes to :func:`shared.rules.judge` exactly as the server will. Earlier games
+    of a set match are not in the view; only the current one is rebuilt."""
+    balls = tuple((float(view.balls[b][0]), float(view.balls[b][1])) for b in BALLS)
+    breaker = view.white_seat if view.white_seat is not None else 0
+    current = SetRecord(
+        breaker=breaker,
+        points=view.score,
+        innings=view.innings,
+        high_run=view.high_run,
+        timeouts_left=view.timeouts_left,
+    )
+    return MatchState(
+        options=options,
+        phase=Phase(view.phase),
+        balls=(balls[0], balls[1], balls[2]),
+        sets=(current,),
+        white_seat=view.white_seat,
+        shooter=view.shooter,
+        current_run=view.current_run,
+        deadline_ms=view.deadline_ms,
+        paused_ms=view.paused_ms,
+        resting_at_ms=view.resting_at_ms,
+        break_shot=view.break_shot,
+        spot_choice=view.spot_choice,
+        equalizing=view.equalizing,
+        zone_counts=tuple((z.name, z.count) for z in view.zones or ()),
+        connected=view.connected,
+        grace_deadline=view.grace_until_ms,
     )
