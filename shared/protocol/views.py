@@ -42,6 +42,15 @@ Point2 = tuple[float, float]
 Seat = int
 
 
+def ball_of(white_seat: int | None, seat: int) -> str:
+    """R-LAG-7 / R-PLAY-3, written once: the match breaker (``white_seat``) plays white, the
+    other player yellow; before the break choice seat 0 counts as white (R-LAG-1: the lag balls,
+    and practice). The referee's ``MatchState.ball_of``, ``MatchView.ball_of`` and every client
+    ask this."""
+    white = 0 if white_seat is None else white_seat
+    return "white" if seat == white else "yellow"
+
+
 def _balls(name: str, balls: Mapping[str, object]) -> None:
     for ball in balls:
         check_choice(f"{name} key", ball, BALL_NAMES)
@@ -377,11 +386,8 @@ class MatchView(View):
         return out
 
     def ball_of(self, seat: int) -> str:
-        """R-LAG-7 / R-PLAY-3: the match breaker plays white, the other player yellow; before
-        the break choice seat 0 counts as white (the lag and practice), as the referee's
-        ``MatchState.ball_of``."""
-        white = 0 if self.white_seat is None else self.white_seat
-        return "white" if seat == white else "yellow"
+        """R-LAG-7: the ball ``seat`` plays (:func:`ball_of`)."""
+        return ball_of(self.white_seat, seat)
 
     def position(self, ball: str) -> Point2 | None:
         return self.balls.get(ball)
