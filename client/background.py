@@ -17,7 +17,8 @@ import threading
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
-from client.session import Session
+from client.session import Event, Session
+from shared.protocol import to_client as tc
 from client.state import TableState
 
 T = TypeVar("T")
@@ -30,25 +31,25 @@ class BackgroundSession:
         self._url = url
         self._name = name
         self._kwargs = session_kwargs
-        self._events: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, daemon=True)
         self._session: Session | None = None
         self._published = TableState()
 
-    def start(self, timeout: float = 15.0) -> dict[str, Any]:
+    def start(self, timeout: float = 15.0) -> tc.Welcome:
         """Start the thread, connect and greet; returns ``welcome`` (raises what connect
         raises, e.g. OSError when no server answers)."""
         self._thread.start()
         return self.call(self._connect).result(timeout)
 
-    async def _connect(self) -> dict[str, Any]:
+    async def _connect(self) -> tc.Welcome:
         session = Session(self._url, self._name, queue_events=False, **self._kwargs)
         session.listeners.append(self._on_event)
         self._session = session
         return await session.connect()
 
-    def _on_event(self, msg: dict[str, Any]) -> None:
+    def _on_event(self, msg: Event) -> None:
         assert self._session is not None
         self._published = self._session.state.copy()
         self._events.put(msg)
@@ -69,9 +70,9 @@ class BackgroundSession:
     def server_now_ms(self) -> int:
         return self.session.server_now_ms()
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self) -> list[Event]:
         """Every event since the previous call, oldest first (never blocks)."""
-        out: list[dict[str, Any]] = []
+        out: list[Event] = []
         while True:
             try:
                 out.append(self._events.get_nowait())

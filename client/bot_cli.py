@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from shared.protocol import DISCIPLINES  # the wire names, one list
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 
 
@@ -213,20 +214,15 @@ async def _log_in(session: Any, name: str) -> None:
 async def _find_room(session: Any) -> str:
     """The first public room waiting for a player, or a new three-cushion room."""
     for room in await session.list_rooms():
-        players = room.get("players") or []
-        if room.get("phase") == "waiting" and not room.get("private") and None in players:
-            return str(room["room_id"])
+        if room.phase == "waiting" and not room.private and None in room.players:
+            return str(room.room_id)
     room_id: str = await session.create_room("three_cushion")
     return room_id
 
 
-def describe_result(over: dict[str, Any], seat: int) -> str:
-    winner = over.get("winner")
-    sheet = over.get("scoresheet") or {}
-    lines = sheet.get("match") if isinstance(sheet, dict) else None
-    score = ""
-    if isinstance(lines, list) and len(lines) == 2:
-        score = f" {lines[seat].get('points')}-{lines[1 - seat].get('points')}"
-    if winner is None:
-        return f"draw{score} ({over.get('reason')})"
-    return f"{'won' if winner == seat else 'lost'}{score} ({over.get('reason')})"
+def describe_result(over: tc.GameOver, seat: int) -> str:
+    lines = over.scoresheet.match
+    score = f" {lines[seat].points}-{lines[1 - seat].points}"
+    if over.winner is None:
+        return f"draw{score} ({over.reason})"
+    return f"{'won' if over.winner == seat else 'lost'}{score} ({over.reason})"

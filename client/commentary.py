@@ -1,7 +1,8 @@
 """The terminal spectator's text: a pure function of the messages a spectator receives.
 
-:class:`Commentary` folds server messages (the same maps a :class:`~client.session.Session`
-delivers) into a :class:`~client.state.TableState` and returns the lines to print for each one:
+:class:`Commentary` folds server messages (the typed messages a
+:class:`~client.session.Session` delivers) into a :class:`~client.state.TableState` and
+returns the lines to print for each one:
 every stroke with its cue parameters and outcome, the referee's calls (RULES.md §10), the
 scoresheet after each stroke (R-PLAY-2), the lag and the final scoresheet. It reads no clock and
 no socket, so a recorded match replayed into it prints exactly the same text (the golden-file
@@ -11,11 +12,12 @@ server time.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable
 
 from client.state import TableState
-from shared.protocol.views import ball_of
+from shared.protocol import to_client as tc
+from shared.protocol.base import ServerMessage
+from shared.protocol.views import Scoresheet, ball_of
 
 DISCIPLINE_NAMES = {
     "three_cushion": "three-cushion",
@@ -29,16 +31,6 @@ DISCIPLINE_NAMES = {
 CLOCK_WARNINGS_S = (10, 5)  # R-CLOCK-3
 
 
-def _int(value: object, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
-
-
-def _num(value: object, default: float = 0.0) -> float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
-    return default
-
-
 class Commentary:
     """Feed messages in order with :meth:`feed`; each call returns the new lines."""
 
@@ -49,54 +41,54 @@ class Commentary:
         self._last_board: list[str] = []
 
     # Names ----------------------------------------------------------------------------------
-    def name(self, seat: object) -> str:
-        if not isinstance(seat, int) or isinstance(seat, bool):
+    def name(self, seat: int | None) -> str:
+        if seat is None:
             return "nobody"
-        seats = self.state.room.get("seats")
-        if isinstance(seats, list) and 0 <= seat < len(seats) and isinstance(seats[seat], Mapping):
-            name = seats[seat].get("name")
-            if isinstance(name, str) and name:
-                return name
-        players = self.state.room.get("players")
-        if isinstance(players, list) and 0 <= seat < len(players) and players[seat]:
-            return str(players[seat])
+        room = self.state.room
+        if room is not None and 0 <= seat < len(room.seats):
+            holder = room.seats[seat]
+            if holder is not None and holder.name:
+                return holder.name
+        if room is not None and 0 <= seat < len(room.players) and room.players[seat]:
+            return str(room.players[seat])
         return f"seat {seat}"
 
     def ball_of(self, seat: int) -> str:
         """R-LAG-7 (``shared.protocol.views.ball_of``, the rule written once)."""
-        white = self.state.match.get("white_seat")
-        return ball_of(white if isinstance(white, int) else None, seat)
+        match = self.state.match
+        return ball_of(None if match is None else match.white_seat, seat)
+
+    def _clock_s(self) -> int:
+        room = self.state.room
+        return 30 if room is None else room.options.shot_clock_s
 
     # Lines ----------------------------------------------------------------------------------
-    def feed(self, msg: Mapping[str, Any]) -> list[str]:
-        msg = dict(msg)
+    def feed(self, msg: ServerMessage) -> list[str]:
         outcome = self.state.apply(msg)
         if outcome == "stale":
             return []
-        handler = getattr(self, "_on_" + str(msg.get("t")), None)
+        handler = getattr(self, "_on_" + msg.TYPE, None)
         if handler is None:
             return []
         lines: list[str] = handler(msg)
         return lines
 
-    def feed_all(self, msgs: Iterable[Mapping[str, Any]]) -> list[str]:
+    def feed_all(self, msgs: Iterable[ServerMessage]) -> list[str]:
         out: list[str] = []
         for msg in msgs:
             out.extend(self.feed(msg))
         return out
 
-    def _on_snapshot(self, msg: dict[str, Any]) -> list[str]:
-        room = self.state.room
-        opts = room.get("options") if isinstance(room.get("options"), Mapping) else {}
-        assert isinstance(opts, Mapping)
+    def _on_snapshot(self, msg: tc.Snapshot) -> list[str]:
+        room = msg.room
+        opts = room.options
         out: list[str] = []
-        room_id = room.get("room_id")
-        if room_id != self._announced_room:
-            self._announced_room = room_id if isinstance(room_id, str) else None
-            disc = DISCIPLINE_NAMES.get(str(opts.get("discipline")), str(opts.get("discipline")))
+        if room.room_id != self._announced_room:
+            self._announced_room = room.room_id
+            disc = DISCIPLINE_NAMES.get(opts.discipline, opts.discipline)
             out.append(
-                f"Room {room_id}: {disc} to {_int(opts.get('distance'))} points, "
-                f"shot clock {_int(opts.get('shot_clock_s'), 30)} s"
+                f"Room {room.room_id}: {disc} to {opts.distance} points, "
+                f"shot clock {opts.shot_clock_s} s"
             )
             players = " vs ".join(self.name(s) for s in (0, 1))
             out.append(f"Players: {players}")
@@ -108,58 +100,53 @@ class Commentary:
             self._last_board = board
         return out
 
-    def _on_player_status(self, msg: dict[str, Any]) -> list[str]:
-        return [f"{self.name(msg.get('seat'))} is {msg.get('status')}"]
+    def _on_player_status(self, msg: tc.PlayerStatus) -> list[str]:
+        return [f"{self.name(msg.seat)} is {msg.status}"]
 
-    def _on_call(self, msg: dict[str, Any]) -> list[str]:
-        return [f"  Referee: {msg.get('text')}"]
+    def _on_call(self, msg: tc.Call) -> list[str]:
+        return [f"  Referee: {msg.text}"]
 
-    def _on_chat(self, msg: dict[str, Any]) -> list[str]:
-        return [f"[chat] {msg.get('from')}: {msg.get('text')}"]
+    def _on_chat(self, msg: tc.ChatLine) -> list[str]:
+        return [f"[chat] {msg.sender}: {msg.text}"]
 
-    def _on_lag_result(self, msg: dict[str, Any]) -> list[str]:
-        winner = msg.get("winner")
-        reason = str(msg.get("reason", "")).replace("_", " ")
-        if isinstance(winner, int):
-            return [f"Lag: {self.name(winner)} wins the lag ({reason})"]
+    def _on_lag_result(self, msg: tc.LagResult) -> list[str]:
+        reason = msg.reason.replace("_", " ")
+        if msg.winner is not None:
+            return [f"Lag: {self.name(msg.winner)} wins the lag ({reason})"]
         return [f"Lag: repeated ({reason})"]
 
-    def _on_turn(self, msg: dict[str, Any]) -> list[str]:
-        phase = msg.get("phase")
-        shooter = msg.get("shooter")
-        clock = _int(self.state.room.get("options", {}).get("shot_clock_s"), 30)
+    def _on_turn(self, msg: tc.Turn) -> list[str]:
+        phase, shooter = msg.phase, msg.shooter
+        clock = self._clock_s()
         if phase == "lag":
             return [f"Lag: both players stroke up the table ({clock} s on the clock)"]
         if phase == "break_choice":
             return [f"{self.name(shooter)} chooses who breaks"]
         if phase == "timeout":
             return [f"Time-out: {self.name(shooter)}"]
-        if phase == "play" and isinstance(shooter, int):
-            frozen = " (frozen: may ask for a re-spot)" if msg.get("frozen") else ""
+        if phase == "play" and shooter is not None:
+            frozen = " (frozen: may ask for a re-spot)" if msg.frozen else ""
             return [f"To play: {self.name(shooter)} ({self.ball_of(shooter)}), {clock} s{frozen}"]
         return []
 
-    def _on_stroke_played(self, msg: dict[str, Any]) -> list[str]:
+    def _on_stroke_played(self, msg: tc.StrokePlayed) -> list[str]:
         self.strokes += 1
-        shooter = _int(msg.get("shooter"))
-        cue = msg.get("stroke") if isinstance(msg.get("stroke"), Mapping) else {}
-        assert isinstance(cue, Mapping)
-        result = msg.get("result") if isinstance(msg.get("result"), Mapping) else {}
-        assert isinstance(result, Mapping)
-        ball = cue.get("ball") or self.ball_of(shooter)
-        spot = f", from the {cue['spot']} spot" if cue.get("spot") else ""
-        duration = (_int(msg.get("rest_ms")) - _int(msg.get("start_ms"))) / 1000
-        foul = result.get("foul")
-        if isinstance(foul, Mapping):
-            verdict = f"foul ({foul.get('code')})"
-        elif _int(result.get("points")):
-            verdict = f"{_int(result.get('points'))} point"
+        shooter = msg.shooter
+        cue = msg.stroke.cue
+        result = msg.result
+        ball = msg.stroke.ball or self.ball_of(shooter)
+        spot = f", from the {cue.spot} spot" if cue.spot else ""
+        duration = (msg.rest_ms - msg.start_ms) / 1000
+        if result.foul is not None:
+            verdict = f"foul ({result.foul.code})"
+        elif result.points:
+            verdict = f"{result.points} point"
         else:
             verdict = "no point"
         out = [
             f"#{self.strokes} {self.name(shooter)} ({ball}): "
-            f"{_num(cue.get('direction')):.1f}°, {_num(cue.get('speed')):.2f} m/s, "
-            f"tip {_num(cue.get('tip_x')):+.2f}/{_num(cue.get('tip_y')):+.2f}{spot} "
+            f"{float(cue.direction):.1f}°, {float(cue.speed):.2f} m/s, "
+            f"tip {float(cue.tip_x):+.2f}/{float(cue.tip_y):+.2f}{spot} "
             f"-> {verdict} ({duration:.1f} s on the table)"
         ]
         board = self.scoreboard()
@@ -167,52 +154,40 @@ class Commentary:
         out.extend(board)
         return out
 
-    def _on_game_over(self, msg: dict[str, Any]) -> list[str]:
-        winner = msg.get("winner")
-        reason = str(msg.get("reason", "")).replace("_", " ")
+    def _on_game_over(self, msg: tc.GameOver) -> list[str]:
+        reason = msg.reason.replace("_", " ")
         head = (
-            f"Game over: {self.name(winner)} wins ({reason})"
-            if isinstance(winner, int)
+            f"Game over: {self.name(msg.winner)} wins ({reason})"
+            if msg.winner is not None
             else f"Game over: draw ({reason})"
         )
-        sheet = msg.get("scoresheet")
-        return [head, *self.final_scoresheet(sheet if isinstance(sheet, Mapping) else {})]
+        return [head, *self.final_scoresheet(msg.scoresheet)]
 
     # Scoresheets ----------------------------------------------------------------------------
     def scoreboard(self) -> list[str]:
         """One line: each player's points, innings, general average and high run (R-PLAY-2)."""
         m = self.state.match
-        score, inn, avg, high = (m.get(k) for k in ("score", "innings", "average", "high_run"))
-        if not all(isinstance(v, list) and len(v) == 2 for v in (score, inn, avg, high)):
+        if m is None:
             return []
-        assert isinstance(score, list) and isinstance(inn, list)
-        assert isinstance(avg, list) and isinstance(high, list)
         parts = [
-            f"{self.name(s)} {_int(score[s])} ({_int(inn[s])} inn, avg {_num(avg[s]):.3f}, "
-            f"HR {_int(high[s])})"
+            f"{self.name(s)} {m.score[s]} ({m.innings[s]} inn, avg {float(m.average[s]):.3f}, "
+            f"HR {m.high_run[s]})"
             for s in (0, 1)
         ]
         return ["  Score: " + " | ".join(parts)]
 
-    def final_scoresheet(self, sheet: Mapping[str, Any]) -> list[str]:
-        lines = sheet.get("match")
-        if not isinstance(lines, list) or len(lines) != 2:
-            return self.scoreboard()
+    def final_scoresheet(self, sheet: Scoresheet) -> list[str]:
         width = max(len(self.name(0)), len(self.name(1)), 6)
         out = [f"  {'':<{width}}  Points  Innings  Average  High run"]
-        for seat, line in enumerate(lines):
-            if not isinstance(line, Mapping):
-                continue
+        for seat, line in enumerate(sheet.match):
             out.append(
-                f"  {self.name(seat):<{width}}  {_int(line.get('points')):>6}  "
-                f"{_int(line.get('innings')):>7}  {_num(line.get('average')):>7.3f}  "
-                f"{_int(line.get('high_run')):>8}"
+                f"  {self.name(seat):<{width}}  {line.points:>6}  "
+                f"{line.innings:>7}  {float(line.average):>7.3f}  "
+                f"{line.high_run:>8}"
             )
-        sets = sheet.get("sets")
-        if isinstance(sets, list) and len(sets) > 1:
-            won = sheet.get("sets_won")
-            if isinstance(won, list) and len(won) == 2:
-                out.append(f"  Sets: {self.name(0)} {won[0]} - {won[1]} {self.name(1)}")
+        if len(sheet.sets) > 1:
+            won = sheet.sets_won
+            out.append(f"  Sets: {self.name(0)} {won[0]} - {won[1]} {self.name(1)}")
         return out
 
 

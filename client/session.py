@@ -2,11 +2,11 @@
 
 A :class:`Session` connects, says ``hello`` (reusing the identity token kept by
 :class:`~client.identity.IdentityStore`), and then tracks its room in :attr:`Session.state`
-(a :class:`~client.state.TableState`). Every server message, after it has been folded into the
-state, is put on :attr:`Session.events` and passed to every listener, so a program can either
-``await session.events.get()`` or register a callback. Synthetic ``{"t": "connection",
-"status": ...}`` events report the link itself (``connected``, ``lost``, ``restored``,
-``rejoin_failed``, ``closed``).
+(a :class:`~client.state.TableState`). Every server message, decoded once into its
+``shared.protocol`` object and folded into the state, is put on :attr:`Session.events` and
+passed to every listener, so a program can either ``await session.events.get()`` or register a
+callback. :class:`Link` events report the link itself (``connected``, ``lost``,
+``reconnecting``, ``restored``, ``rejoin_failed``, ``closed``).
 
 When the connection drops, the session reconnects with exponential backoff, says ``hello`` with
 the same token, and ``rejoin``s its seat with the seat token (or spectates again), so a bot or a
@@ -26,7 +26,8 @@ import logging
 import random
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import websockets
 from websockets.asyncio.client import ClientConnection
@@ -34,15 +35,31 @@ from websockets.asyncio.client import ClientConnection
 from client import wire
 from client.identity import IdentityStore
 from client.state import TableState
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
-from shared.protocol.base import ClientMessage
+from shared.protocol.base import ClientMessage, ServerMessage
 from shared.protocol.errors import ProtocolError
 from shared.protocol.to_server import PROTOCOL_VERSION
-from shared.protocol.views import CueParams
+from shared.protocol.views import CueParams, RoomSummary
 
 log = logging.getLogger(__name__)
 
-Listener = Callable[[dict[str, Any]], None]
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """The connection itself changed: ``status`` is ``connected``, ``lost``, ``reconnecting``
+    (``attempt`` counts), ``restored``, ``rejoin_failed`` (with the server's ``code`` and
+    ``message``) or ``closed``."""
+
+    status: str
+    attempt: int | None = None
+    code: str | None = None
+    message: str | None = None
+
+
+Event = ServerMessage | Link
+Listener = Callable[[Event], None]
+M = TypeVar("M", bound=ServerMessage)
 
 CLOCK_SAMPLES = 8  # recent round trips kept for the offset estimate
 
@@ -88,12 +105,12 @@ class Session:
         self.backoff = backoff
         self.request_timeout = request_timeout
         self.state = TableState()
-        self.events: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.events: asyncio.Queue[Event] = asyncio.Queue()
         self._queue_events = queue_events
         self.listeners: list[Listener] = []
         self.token: str | None = None
         self._ws: ClientConnection | None = None
-        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], float]] = {}
+        self._pending: dict[int, tuple[asyncio.Future[ServerMessage], float]] = {}
         self._next_id = 1
         self._tasks: set[asyncio.Task[None]] = set()
         self._spectate_password: str | None = None
@@ -103,7 +120,7 @@ class Session:
         self._ready = asyncio.Event()  # connected and greeted
 
     # Life cycle ---------------------------------------------------------------------------
-    async def connect(self) -> dict[str, Any]:
+    async def connect(self) -> tc.Welcome:
         """Open the connection and say hello; returns ``welcome``. Raises OSError (or
         websockets' InvalidURI/InvalidHandshake) when the server cannot be reached."""
         if self.identity is not None and self.token is None:
@@ -113,7 +130,7 @@ class Session:
         if self.ping_interval > 0:
             self._spawn(self._ping_loop(), "carom-ping")
         welcome = await self._greet()
-        self._emit({"t": "connection", "status": "connected"})
+        self._emit(Link("connected"))
         return welcome
 
     async def close(self) -> None:
@@ -153,9 +170,7 @@ class Session:
         """The server's clock now, as well as we can tell (deadlines are in this clock)."""
         return int(local_ms() + self.state.clock_offset_ms)
 
-    def _clock_sample(self, sent: float, received: float, server_ms: object) -> None:
-        if not isinstance(server_ms, int | float):
-            return
+    def _clock_sample(self, sent: float, received: float, server_ms: int) -> None:
         rtt = received - sent
         self._samples.append((rtt, server_ms - (sent + received) / 2))
         del self._samples[:-CLOCK_SAMPLES]
@@ -164,7 +179,7 @@ class Session:
         self.state.clock_offset_ms = best[1]
 
     # Requests -----------------------------------------------------------------------------
-    async def request(self, msg: ClientMessage) -> dict[str, Any]:
+    async def request(self, msg: ClientMessage) -> ServerMessage:
         """Send a request (a ``shared.protocol`` message: its fields were checked when it was
         built) and wait for the server's direct answer (the message whose ``re`` echoes our
         id). Raises :class:`ServerError` when the answer is ``error``, :class:`ConnectionLost`
@@ -184,10 +199,18 @@ class Session:
         await self._send(msg, msg_id)
         return msg_id
 
-    def _new_request(self) -> tuple[int, asyncio.Future[dict[str, Any]]]:
+    async def ask(self, msg: ClientMessage, answer: type[M]) -> M:
+        """:meth:`request`, expecting an answer of type ``answer`` (anything else is the
+        server's bug, reported as a ServerError)."""
+        got = await self.request(msg)
+        if not isinstance(got, answer):
+            raise ServerError("bad_answer", f"{msg.TYPE} was answered with {got.TYPE}")
+        return got
+
+    def _new_request(self) -> tuple[int, asyncio.Future[ServerMessage]]:
         msg_id = self._next_id
         self._next_id += 1
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = (fut, local_ms())
         return msg_id, fut
 
@@ -202,66 +225,61 @@ class Session:
             raise ConnectionLost(str(exc)) from None
 
     # The protocol's requests, one method each (PROTOCOL.md "Client to server") ------------
-    async def list_rooms(self) -> list[dict[str, Any]]:
-        rooms = (await self.request(ts.ListRooms())).get("rooms")
-        return list(rooms) if isinstance(rooms, list) else []
+    async def list_rooms(self) -> tuple[RoomSummary, ...]:
+        return (await self.ask(ts.ListRooms(), tc.Rooms)).rooms
 
     async def create_room(self, discipline: str, **options: Any) -> str:
         """Create a room (options as in PROTOCOL.md ``create_room``); returns its id. Creating
         does not seat us: call :meth:`join` next."""
-        answer = await self.request(ts.CreateRoom(discipline=discipline, **options))
-        return str(answer["room_id"])
+        answer = await self.ask(ts.CreateRoom(discipline=discipline, **options), tc.RoomCreated)
+        return answer.room_id
 
     async def join(self, room_id: str, password: str | None = None) -> int:
         """Take a free seat; returns the seat (0/1). The seat token is kept for ``rejoin``."""
-        answer = await self.request(ts.Join(room_id=room_id, password=password))
-        if answer.get("t") == "joined":
-            self.state.enter_room(
-                str(answer["room_id"]), int(answer["seat"]), str(answer["seat_token"])
-            )
-            self._keep_seat(str(answer["room_id"]), str(answer["seat_token"]))
-        if not self.state.room:
+        answer = await self.ask(ts.Join(room_id=room_id, password=password), tc.Joined)
+        self.state.enter_room(answer.room_id, answer.seat, answer.seat_token)
+        self._keep_seat(answer.room_id, answer.seat_token)
+        if self.state.room is None:
             # The player who fills the room gets no snapshot of its own (the match starts at
             # once); ask for one so the tracked state has the room's options and players.
             with contextlib.suppress(ServerError, TimeoutError):
                 await self.request(ts.Sync())
-        return int(answer["seat"])
+        return answer.seat
 
-    async def login(self, name: str, password: str) -> dict[str, Any]:
+    async def login(self, name: str, password: str) -> tc.Welcome:
         """Become the registered player ``name`` (docs/accounts.md); returns ``welcome``.
         Its new token is kept, so a reconnection stays logged in."""
-        return self._adopt(await self.request(ts.Login(name=name, password=password)))
+        return self._adopt(await self.ask(ts.Login(name=name, password=password), tc.Welcome))
 
-    async def register(self, name: str, password: str, bot: bool = False) -> dict[str, Any]:
+    async def register(self, name: str, password: str, bot: bool = False) -> tc.Welcome:
         """Claim ``name`` for this identity with a password; returns ``welcome``."""
         msg = ts.Register(name=name, password=password, bot=True if bot else None)
-        return self._adopt(await self.request(msg))
+        return self._adopt(await self.ask(msg, tc.Welcome))
 
     async def quick_match(
         self, discipline: str, distance: int | None = None, level: int | None = None
     ) -> int:
         """Queue for a quick match and wait (as long as it takes) until the server pairs us;
         returns our seat. Cancelling the wait does not unqueue: call :meth:`unqueue`."""
-        joined = asyncio.ensure_future(self.wait_for(lambda m: m.get("t") == "joined"))
+        joined = asyncio.ensure_future(self.wait_for(lambda m: isinstance(m, tc.Joined)))
         await asyncio.sleep(0)  # the listener is in place before the request goes out
         try:
             await self.request(ts.Queue(discipline=discipline, distance=distance, level=level))
             msg = await joined
         finally:
             joined.cancel()
-        return int(msg["seat"])  # its seat token is kept as it arrived (_on_frame)
+        assert isinstance(msg, tc.Joined)
+        return msg.seat  # its seat token is kept as it arrived (_on_frame)
 
     async def unqueue(self) -> None:
         await self.request(ts.Unqueue())
 
-    def _adopt(self, welcome: dict[str, Any]) -> dict[str, Any]:
-        self.state.player_id = str(welcome.get("player_id"))
-        token = welcome.get("token")
-        if isinstance(token, str):
-            self.token = token
-            if self.identity is not None:
-                with contextlib.suppress(OSError):
-                    self.identity.save(self.url, self.name, token)
+    def _adopt(self, welcome: tc.Welcome) -> tc.Welcome:
+        self.state.player_id = welcome.player_id
+        self.token = welcome.token
+        if self.identity is not None:
+            with contextlib.suppress(OSError):
+                self.identity.save(self.url, self.name, welcome.token)
         return welcome
 
     async def rejoin(self, room_id: str, seat_token: str | None = None) -> int:
@@ -271,13 +289,13 @@ class Session:
         if token is None:
             raise ServerError("bad_token", "You hold no seat in that room.")
         try:
-            answer = await self.request(ts.Rejoin(room_id=room_id, seat_token=token))
+            answer = await self.ask(ts.Rejoin(room_id=room_id, seat_token=token), tc.Joined)
         except ServerError as exc:
             if exc.code in ("bad_token", "no_such_room"):
                 self._forget_seat(room_id)
             raise
-        self.state.enter_room(room_id, int(answer["seat"]), token)
-        return int(answer["seat"])
+        self.state.enter_room(room_id, answer.seat, token)
+        return answer.seat
 
     def held_seats(self) -> dict[str, str]:
         """room id → seat token of the seats this identity holds on this server."""
@@ -300,7 +318,7 @@ class Session:
             with contextlib.suppress(OSError):
                 self.identity.forget_seat(self.url, self.name, room_id)
 
-    async def spectate(self, room_id: str, password: str | None = None) -> dict[str, Any]:
+    async def spectate(self, room_id: str, password: str | None = None) -> ServerMessage:
         self.state.enter_room(room_id, None, None)
         self._spectate_password = password
         return await self.request(ts.Spectate(room_id=room_id, password=password))
@@ -319,7 +337,7 @@ class Session:
     async def respot(self) -> int:
         return await self.send(ts.Respot())
 
-    async def place(self, balls: dict[str, tuple[float, float]]) -> dict[str, Any]:
+    async def place(self, balls: dict[str, tuple[float, float]]) -> ServerMessage:
         return await self.request(ts.Place(balls=balls))
 
     async def timeout(self) -> int:
@@ -337,25 +355,25 @@ class Session:
     async def chat(self, text: str) -> int:
         return await self.send(ts.Chat(text=text))
 
-    async def sync(self) -> dict[str, Any]:
+    async def sync(self) -> ServerMessage:
         return await self.request(ts.Sync())
 
     async def ping(self) -> float:
         """One round trip; updates the clock offset; returns the round trip in ms."""
         sent = local_ms()
-        pong = await self.request(ts.Ping())
+        pong = await self.ask(ts.Ping(), tc.Pong)
         received = local_ms()
-        self._clock_sample(sent, received, pong.get("server_time_ms"))
+        self._clock_sample(sent, received, pong.server_time_ms)
         return received - sent
 
     # Waiting ------------------------------------------------------------------------------
     async def wait_for(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float | None = None
-    ) -> dict[str, Any]:
+        self, predicate: Callable[[Event], bool], timeout: float | None = None
+    ) -> Event:
         """The next event (from now on) for which ``predicate`` is true."""
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
 
-        def listener(msg: dict[str, Any]) -> None:
+        def listener(msg: Event) -> None:
             if not fut.done() and predicate(msg):
                 fut.set_result(msg)
 
@@ -372,11 +390,11 @@ class Session:
         )
         self.state.connected = True
 
-    async def _greet(self) -> dict[str, Any]:
+    async def _greet(self) -> tc.Welcome:
         sent = local_ms()
         try:
-            welcome = await self.request(
-                ts.Hello(v=PROTOCOL_VERSION, name=self.name, token=self.token)
+            welcome = await self.ask(
+                ts.Hello(v=PROTOCOL_VERSION, name=self.name, token=self.token), tc.Welcome
             )
         except ServerError as exc:
             if exc.code != "bad_token" or self.token is None:
@@ -386,17 +404,15 @@ class Session:
             log.info("identity token refused (%s); starting a new identity", exc.message)
             self.token = None
             sent = local_ms()
-            welcome = await self.request(ts.Hello(v=PROTOCOL_VERSION, name=self.name))
-        self._clock_sample(sent, local_ms(), welcome.get("server_time_ms"))
-        self.state.player_id = str(welcome.get("player_id"))
-        token = welcome.get("token")
-        if isinstance(token, str):
-            self.token = token
-            if self.identity is not None:
-                try:
-                    self.identity.save(self.url, self.name, token)
-                except OSError as exc:  # a read-only home must not stop a match
-                    log.warning("could not save the identity token: %s", exc)
+            welcome = await self.ask(ts.Hello(v=PROTOCOL_VERSION, name=self.name), tc.Welcome)
+        self._clock_sample(sent, local_ms(), welcome.server_time_ms)
+        self.state.player_id = welcome.player_id
+        self.token = welcome.token
+        if self.identity is not None:
+            try:
+                self.identity.save(self.url, self.name, welcome.token)
+            except OSError as exc:  # a read-only home must not stop a match
+                log.warning("could not save the identity token: %s", exc)
         self._ready.set()
         return welcome
 
@@ -409,12 +425,10 @@ class Session:
                 # The server answers ``joined`` and then sends a snapshot on its own (the tracked
                 # state takes it like any frame); listen before asking so it cannot slip past,
                 # and say "restored" only once the state is fresh.
-                snapshot: asyncio.Future[dict[str, Any]] = (
-                    asyncio.get_running_loop().create_future()
-                )
+                snapshot: asyncio.Future[Event] = asyncio.get_running_loop().create_future()
 
-                def on_snapshot(msg: dict[str, Any]) -> None:
-                    if not snapshot.done() and msg.get("t") == "snapshot":
+                def on_snapshot(msg: Event) -> None:
+                    if not snapshot.done() and isinstance(msg, tc.Snapshot):
                         snapshot.set_result(msg)
 
                 self.listeners.append(on_snapshot)
@@ -424,21 +438,14 @@ class Session:
                     await asyncio.wait_for(snapshot, self.request_timeout)
                 except ServerError as exc:
                     self.state.leave_room()
-                    self._emit(
-                        {
-                            "t": "connection",
-                            "status": "rejoin_failed",
-                            "code": exc.code,
-                            "message": exc.message,
-                        }
-                    )
+                    self._emit(Link("rejoin_failed", code=exc.code, message=exc.message))
                     return
                 finally:
                     self.listeners.remove(on_snapshot)
             elif room_id is not None and self.state.spectating:
                 password = self._spectate_password
                 await self.request(ts.Spectate(room_id=room_id, password=password))
-            self._emit({"t": "connection", "status": "restored"})
+            self._emit(Link("restored"))
         except (ConnectionLost, TimeoutError, ServerError) as exc:
             log.info("resuming the session failed (%s); the read loop will retry", exc)
 
@@ -458,14 +465,14 @@ class Session:
                 self.state.connected = False
                 self._ready.clear()
                 self._fail_pending()
-                self._emit({"t": "connection", "status": "lost"})
+                self._emit(Link("lost"))
                 if not self.reconnect:
                     break
             # Exponential backoff with jitter, so a restarted server is not hit by every
             # client at the same instant.
             delay = min(self.backoff[1], self.backoff[0] * 2**attempt) * random.uniform(0.8, 1.2)
             attempt += 1
-            self._emit({"t": "connection", "status": "reconnecting", "attempt": attempt})
+            self._emit(Link("reconnecting", attempt=attempt))
             await asyncio.sleep(delay)
             try:
                 await self._open()
@@ -474,7 +481,7 @@ class Session:
                 log.info("reconnect attempt %d failed: %s", attempt, exc)
                 continue
             self._spawn(self._resume(), "carom-resume")
-        self._emit({"t": "connection", "status": "closed"})
+        self._emit(Link("closed"))
 
     async def _ping_loop(self) -> None:
         while not self._closing:
@@ -490,20 +497,20 @@ class Session:
         except ProtocolError as exc:
             log.warning("dropped a bad frame from the server: %s", exc)
             return
+        if msg is None:
+            return  # a message type this client does not know (a newer server)
         outcome = self.state.apply(msg)
-        if msg.get("t") == "joined" and msg.get("re") is None:  # quick match seated us
-            self._keep_seat(str(msg.get("room_id")), str(msg.get("seat_token")))
+        if isinstance(msg, tc.Joined) and msg.re is None:  # quick match seated us
+            self._keep_seat(msg.room_id, msg.seat_token)
         if outcome in ("gap", "resync") and not self._syncing:
             self._syncing = True
             self._spawn(self._sync_after_gap(), "carom-sync")
-        re = msg.get("re")
+        re = getattr(msg, "re", None)
         if isinstance(re, int) and re in self._pending:
             fut, _sent = self._pending.pop(re)
             if not fut.done():
-                if msg.get("t") == "error":
-                    fut.set_exception(
-                        ServerError(str(msg.get("code")), str(msg.get("message", "")))
-                    )
+                if isinstance(msg, tc.Error):
+                    fut.set_exception(ServerError(msg.code, msg.message))
                 else:
                     fut.set_result(msg)
         if outcome != "stale":
@@ -529,7 +536,7 @@ class Session:
                 fut.exception()
         self._pending.clear()
 
-    def _emit(self, msg: dict[str, Any]) -> None:
+    def _emit(self, msg: Event) -> None:
         if self._queue_events:
             self.events.put_nowait(msg)
         for listener in list(self.listeners):

@@ -2,17 +2,23 @@
 
 :class:`TableState` is plain data updated by :meth:`TableState.apply`, one server message at a
 time, with no I/O: the session feeds it, and a test or a replay tool can feed it recorded
-messages. Every room broadcast carries ``seq`` (PROTOCOL.md); ``apply`` reports a gap so the
-session can ask for a fresh ``snapshot`` (``sync``), and ignores broadcasts it has already seen
-(a snapshot taken after them already contains them).
+messages. Messages arrive decoded once, as ``shared.protocol`` objects, and the state holds the
+typed views they carry (``RoomView``, ``MatchView`` …): every reader uses attributes, never wire
+keys. Every room broadcast carries ``seq`` (PROTOCOL.md); ``apply`` reports a gap so the session
+can ask for a fresh ``snapshot`` (``sync``), and ignores broadcasts it has already seen (a
+snapshot taken after them already contains them).
 """
 
 from __future__ import annotations
 
 import copy
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from shared.protocol import to_client as tc
+from shared.protocol.base import ServerMessage
+from shared.protocol.views import MatchView, RoomView
 
 Applied = Literal["applied", "gap", "resync", "stale", "direct"]
 
@@ -22,7 +28,7 @@ MAX_CHAT = 200  # chat lines kept
 
 @dataclass
 class TableState:
-    """What a client knows. Wire maps are kept as the server sent them (PROTOCOL.md names)."""
+    """What a client knows, as the typed views the server sent."""
 
     # Session ------------------------------------------------------------------------------
     player_id: str | None = None
@@ -34,18 +40,18 @@ class TableState:
     seat: int | None = None  # our seat, None when spectating or not in a room
     seat_token: str | None = None  # secret key to our seat (rejoin)
     spectating: bool = False
-    room: dict[str, Any] = field(default_factory=dict)  # snapshot.room: options, players, ...
-    match: dict[str, Any] = field(default_factory=dict)  # the referee's match view (latest)
+    room: RoomView | None = None  # snapshot.room: options, players, seats …
+    match: MatchView | None = None  # the referee's match view (latest)
     seq: int | None = None  # last room broadcast applied
     # Latest of each kind ------------------------------------------------------------------
-    turn: dict[str, Any] | None = None  # last ``turn``
-    last_stroke: dict[str, Any] | None = None  # last ``stroke_played`` (trajectory, start_ms)
-    last_lag: dict[str, Any] | None = None  # last ``lag_result``
-    game_over: dict[str, Any] | None = None  # ``game_over`` of the match, if it ended
-    player_status: dict[int, dict[str, Any]] = field(default_factory=dict)  # seat -> status
-    calls: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_CALLS))
-    chat: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=MAX_CHAT))
-    last_error: dict[str, Any] | None = None
+    turn: tc.Turn | None = None
+    last_stroke: tc.StrokePlayed | None = None  # trajectory, start_ms, rest_ms
+    last_lag: tc.LagResult | None = None
+    game_over: tc.GameOver | None = None  # the match's end, if it ended
+    player_status: dict[int, tc.PlayerStatus] = field(default_factory=dict)  # seat -> status
+    calls: deque[tc.Call] = field(default_factory=lambda: deque(maxlen=MAX_CALLS))
+    chat: deque[tc.ChatLine] = field(default_factory=lambda: deque(maxlen=MAX_CHAT))
+    last_error: tc.Error | None = None
     # True when a broadcast changed the match in ways it does not carry (a ``turn`` that
     # moves the phase or the shooter: break chosen, clock foul, time-out): the match view is
     # out of date until the next snapshot. A bot must not plan from it meanwhile.
@@ -54,26 +60,24 @@ class TableState:
     # Reading ------------------------------------------------------------------------------
     @property
     def phase(self) -> str | None:
-        phase = self.match.get("phase")
-        return phase if isinstance(phase, str) else None
+        return None if self.match is None else self.match.phase
 
     @property
     def shooter(self) -> int | None:
-        shooter = self.match.get("shooter")
-        return shooter if isinstance(shooter, int) else None
+        return None if self.match is None else self.match.shooter
 
     @property
     def deadline_ms(self) -> int | None:
-        deadline = self.match.get("deadline_ms")
-        return deadline if isinstance(deadline, int) else None
+        return None if self.match is None else self.match.deadline_ms
 
     @property
     def my_turn(self) -> bool:
         return self.seat is not None and self.phase == "play" and self.shooter == self.seat
 
     def copy(self) -> TableState:
-        """A deep copy another thread may read while this one keeps changing."""
-        return copy.deepcopy(self)
+        """A copy another thread may read while this one keeps changing (the views inside
+        are immutable; only the containers are copied)."""
+        return _copy(self)
 
     # Writing ------------------------------------------------------------------------------
     def enter_room(self, room_id: str, seat: int | None, seat_token: str | None) -> None:
@@ -93,117 +97,84 @@ class TableState:
         )
         self.__dict__.update(keep.__dict__)
 
-    def apply(self, msg: dict[str, Any]) -> Applied:
+    def apply(self, msg: ServerMessage) -> Applied:
         """Fold one server message in. Returns ``gap`` when broadcasts were missed and
         ``resync`` when the match view is out of date (the caller should send ``sync`` for
         both), ``stale`` for a broadcast already covered, ``direct`` for a message that is not
         a room broadcast."""
-        t = msg.get("t")
-        if t == "snapshot":
+        if isinstance(msg, tc.Snapshot):
             self._snapshot(msg)
             return "applied"
-        if t == "error":
+        if isinstance(msg, tc.Error):
             self.last_error = msg
-        if t == "joined":
-            self.enter_room(str(msg["room_id"]), int(msg["seat"]), str(msg["seat_token"]))
-        if t == "left":
+        if isinstance(msg, tc.Joined):
+            self.enter_room(msg.room_id, msg.seat, msg.seat_token)
+        if isinstance(msg, tc.Left):
             self.leave_room()
-        seq = msg.get("seq")
+        seq = getattr(msg, "seq", None)
         if not isinstance(seq, int):
             return "direct"
         if self.seq is not None and seq <= self.seq:
             return "stale"
         outcome: Applied = "gap" if self.seq is not None and seq > self.seq + 1 else "applied"
         self.seq = seq
-        if t == "player_status" and msg.get("status") == "connected" and not self._knows(msg):
+        if isinstance(msg, tc.PlayerStatus) and msg.status == "connected" and not self._knows(msg):
             outcome = "resync"  # a new player sat down: the room view lacks their name
-        if t == "turn" and (
-            msg.get("phase") != self.match.get("phase")
-            or msg.get("shooter") != self.match.get("shooter")
-        ):
+        if isinstance(msg, tc.Turn) and (msg.phase != self.phase or msg.shooter != self.shooter):
             self.match_stale = True
             outcome = "resync"
-        handler = _HANDLERS.get(str(t))
-        if handler is not None:
-            handler(self, msg)
+        if isinstance(msg, tc.StrokePlayed):
+            self.last_stroke = msg
+            self._new_match(msg.match)
+        elif isinstance(msg, tc.LagResult):
+            self.last_lag = msg
+            self._new_match(msg.match)
+        elif isinstance(msg, tc.Turn):
+            self.turn = msg
+            if self.match is not None:
+                self.match = replace(
+                    self.match,
+                    shooter=msg.shooter,
+                    deadline_ms=msg.deadline_ms,
+                    phase=msg.phase or self.match.phase,
+                )
+        elif isinstance(msg, tc.Call):
+            self.calls.append(msg)
+        elif isinstance(msg, tc.ChatLine):
+            self.chat.append(msg)
+        elif isinstance(msg, tc.PlayerStatus):
+            self.player_status[msg.seat] = msg
+        elif isinstance(msg, tc.GameOver):
+            self.game_over = msg
+            if self.match is not None:
+                self.match = replace(self.match, phase="over")
         return outcome
 
-    def _knows(self, msg: dict[str, Any]) -> bool:
-        seats = self.room.get("seats")
-        seat = msg.get("seat")
-        return (
-            isinstance(seats, list)
-            and isinstance(seat, int)
-            and 0 <= seat < len(seats)
-            and seats[seat] is not None
-        )
+    def _knows(self, msg: tc.PlayerStatus) -> bool:
+        seats = () if self.room is None else self.room.seats
+        return 0 <= msg.seat < len(seats) and seats[msg.seat] is not None
 
-    def _snapshot(self, msg: dict[str, Any]) -> None:
+    def _new_match(self, match: MatchView | None) -> None:
+        if match is not None:
+            self.match = match
+            self.match_stale = False
+
+    def _snapshot(self, msg: tc.Snapshot) -> None:
         self.match_stale = False
-        seq = msg.get("seq")
-        self.seq = seq if isinstance(seq, int) else None
-        room = msg.get("room")
-        self.room = dict(room) if isinstance(room, dict) else {}
-        match = msg.get("match")
-        self.match = dict(match) if isinstance(match, dict) else {}
-        room_id = self.room.get("room_id")
-        if isinstance(room_id, str) and room_id != self.room_id:
-            self.room_id = room_id
-        if "seat" in msg:
-            seat = msg.get("seat")
-            self.seat = seat if isinstance(seat, int) else None
-            self.spectating = self.seat is None
-        if self.match.get("phase") != "over":
+        self.seq = msg.seq
+        self.room = msg.room
+        self.match = msg.match
+        if msg.room.room_id != self.room_id:
+            self.room_id = msg.room.room_id
+        self.seat = msg.seat
+        self.spectating = self.seat is None
+        if msg.match.phase != "over":
             self.game_over = None
 
-    def _stroke_played(self, msg: dict[str, Any]) -> None:
-        self.last_stroke = msg
-        match = msg.get("match")
-        if isinstance(match, dict):
-            self.match = dict(match)
-            self.match_stale = False
 
-    def _lag_result(self, msg: dict[str, Any]) -> None:
-        self.last_lag = msg
-        match = msg.get("match")
-        if isinstance(match, dict):
-            self.match = dict(match)
-            self.match_stale = False
-
-    def _turn(self, msg: dict[str, Any]) -> None:
-        self.turn = msg
-        self.match["shooter"] = msg.get("shooter")
-        self.match["deadline_ms"] = msg.get("deadline_ms")
-        if isinstance(msg.get("phase"), str):
-            self.match["phase"] = msg["phase"]
-        # ``turn.frozen`` says what the match view's ``frozen`` (sent with the stroke before it)
-        # already shows in full: the view keeps its own.
-
-    def _call(self, msg: dict[str, Any]) -> None:
-        self.calls.append(msg)
-
-    def _chat(self, msg: dict[str, Any]) -> None:
-        self.chat.append(msg)
-
-    def _player_status(self, msg: dict[str, Any]) -> None:
-        seat = msg.get("seat")
-        if isinstance(seat, int):
-            self.player_status[seat] = msg
-
-    def _game_over(self, msg: dict[str, Any]) -> None:
-        self.game_over = msg
-        self.match["phase"] = "over"
-        match = msg.get("match")
-        if isinstance(match, dict):
-            self.match = dict(match)
-
-
-_HANDLERS = {
-    "stroke_played": TableState._stroke_played,
-    "lag_result": TableState._lag_result,
-    "turn": TableState._turn,
-    "call": TableState._call,
-    "chat": TableState._chat,
-    "player_status": TableState._player_status,
-    "game_over": TableState._game_over,
-}
+def _copy(state: TableState) -> TableState:
+    out = copy.copy(state)
+    out.player_status = dict(state.player_status)
+    out.calls = deque(state.calls, maxlen=MAX_CALLS)
+    out.chat = deque(state.chat, maxlen=MAX_CHAT)
+    return out

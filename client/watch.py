@@ -15,8 +15,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
-# What a recording leaves out: bulky (the commentary does not read it) or secret.
-UNRECORDED = ("trajectory", "events", "token", "seat_token")
+from shared.protocol import codec
+from shared.protocol.base import ServerMessage
+from shared.protocol.codec import SERVER_TYPES
+from shared.protocol.errors import ProtocolError
+
+# What a recording leaves out: bulky (the commentary does not read it) or secret. Reading a
+# recording puts empty or placeholder values back, so every line decodes as its message.
+UNRECORDED: dict[str, Any] = {
+    "trajectory": {},
+    "events": [],
+    "token": "unrecorded",
+    "seat_token": "unrecorded",
+}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,11 +43,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def recordable(msg: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in msg.items() if k not in UNRECORDED}
+def recordable(msg: ServerMessage) -> dict[str, Any]:
+    return {k: v for k, v in msg.to_wire().items() if k not in UNRECORDED}
 
 
-def read_recording(path: str | Path) -> Iterator[dict[str, Any]]:
+def read_recording(path: str | Path) -> Iterator[ServerMessage]:
     with open(path, encoding="utf-8") as fh:
         for number, line in enumerate(fh, 1):
             if not line.strip():
@@ -47,7 +58,13 @@ def read_recording(path: str | Path) -> Iterator[dict[str, Any]]:
                 raise ValueError(f"{path}:{number}: not a JSON message: {exc}") from None
             if not isinstance(msg, dict) or not isinstance(msg.get("t"), str):
                 raise ValueError(f"{path}:{number}: a message must be a map with a string 't'")
-            yield msg
+            cls = SERVER_TYPES.get(msg["t"])
+            if cls is None:
+                continue  # a message this version does not know
+            try:
+                yield codec.from_wire(cls, {**UNRECORDED, **msg})
+            except ProtocolError as exc:
+                raise ValueError(f"{path}:{number}: {exc}") from None
 
 
 def replay(path: str | Path, out: TextIO) -> int:
@@ -102,7 +119,8 @@ async def watch(
     import contextlib
 
     from client.commentary import Commentary, clock_line
-    from client.session import ServerError, Session
+    from client.session import Link, ServerError, Session
+    from shared.protocol import to_client as tc
 
     emit = out or (lambda line: print(line, flush=True))
     session = Session(url, name, remember_identity=False)
@@ -132,24 +150,23 @@ async def watch(
             return 1
         while True:
             msg = await session.events.get()
-            if msg.get("t") == "connection":
-                status = msg.get("status")
-                if status in ("lost", "restored"):
-                    emit(f"(connection {status})")
-                if status == "closed":
+            if isinstance(msg, Link):
+                if msg.status in ("lost", "restored"):
+                    emit(f"(connection {msg.status})")
+                if msg.status == "closed":
                     return 1
                 continue
             if recording is not None:
                 recording.write(json.dumps(recordable(msg), sort_keys=True) + "\n")
                 recording.flush()
-            rest_ms = msg.get("rest_ms")
+            rest_ms = getattr(msg, "rest_ms", None)
             if at_rest and isinstance(rest_ms, int):
                 wait_s = (rest_ms - session.server_now_ms()) / 1000
                 if wait_s > 0:
                     await asyncio.sleep(wait_s)
             for line in commentary.feed(msg):
                 emit(line)
-            if msg.get("t") == "game_over" and not follow:
+            if isinstance(msg, tc.GameOver) and not follow:
                 return 0
     finally:
         ticker.cancel()
@@ -162,6 +179,6 @@ async def watch(
 
 async def _pick_room(session: Any) -> str | None:
     rooms = await session.list_rooms()
-    playing = [r for r in rooms if r.get("phase") not in ("waiting", "over")]
-    chosen = (playing or rooms or [None])[0]
-    return None if chosen is None else str(chosen["room_id"])
+    playing = [r for r in rooms if r.phase not in ("waiting", "over")]
+    chosen = (playing or list(rooms) or [None])[0]
+    return None if chosen is None else str(chosen.room_id)

@@ -1,21 +1,21 @@
 """Frames in and out: one msgpack map per binary WebSocket frame (PROTOCOL.md "Transport").
 
 Outgoing requests are built as ``shared.protocol`` message objects, so a bad field (a speed of
-9 m/s, a 300-character chat line) raises :class:`shared.protocol.errors.ProtocolError` here, in
-the caller, before anything is sent. Incoming frames become plain maps (``{"t": ..., ...}``):
-the tracked state and every program on top read wire names exactly as PROTOCOL.md spells them,
-and a newer server that adds fields or message types does not break an older client.
+9 m/s, a 300-character chat line) raises :class:`shared.protocol.errors.ProtocolError` where
+the message is built, before anything is sent. Incoming frames are decoded once, here, into
+``shared.protocol`` messages with typed views all the way down: the tracked state and every
+program on top read attributes, never wire keys. A newer server's extra fields are ignored, and
+a message type this client does not know is skipped (None).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 import msgpack
 
 from shared.protocol import codec
-from shared.protocol.base import ClientMessage
+from shared.protocol.base import ClientMessage, ServerMessage
 from shared.protocol.errors import BadMessage, TooLarge
 
 MAX_FRAME = codec.MAX_SERVER_FRAME
@@ -27,10 +27,10 @@ def encode(msg: ClientMessage) -> bytes:
     return codec.encode(msg)
 
 
-def decode(data: bytes | str) -> dict[str, Any]:
-    """One server frame as a map with a string ``t``, validated by ``shared.protocol`` when the
-    type is known (a newer server's unknown types pass through as maps); raises a
-    :class:`ProtocolError` subclass on garbage."""
+def decode(data: bytes | str) -> ServerMessage | None:
+    """One server frame as its ``shared.protocol`` message, checked all the way down; None for
+    a type this client does not know (a newer server's); raises a :class:`ProtocolError`
+    subclass on garbage or a malformed known message."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise BadMessage("expected a binary frame, got a text frame")
     if len(data) > MAX_FRAME:
@@ -42,6 +42,6 @@ def decode(data: bytes | str) -> dict[str, Any]:
     if not isinstance(obj, Mapping) or not isinstance(obj.get("t"), str):
         raise BadMessage("a frame must be a map with a string 't'")
     cls = codec.SERVER_TYPES.get(obj["t"])
-    if cls is not None:
-        codec.from_wire(cls, obj)  # raises BadField on a malformed known message
-    return dict(obj)
+    if cls is None:
+        return None
+    return codec.from_wire(cls, obj)  # BadField on a malformed known message

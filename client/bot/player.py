@@ -21,10 +21,9 @@ from typing import Any, cast
 from client.bot.levels import Level, level
 from client.bot.plan import Plan, plan_choice_of_break, plan_lag, plan_stroke
 from client.bot.problem import LagProblem, problem_from
-from client.session import ConnectionLost, Session
-from shared.protocol import ProtocolError
+from client.session import ConnectionLost, Link, Session
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
-from shared.protocol.views import MatchView, RoomView
 from shared.table import BALLS, BallName
 
 log = logging.getLogger(__name__)
@@ -60,7 +59,7 @@ class BotPlayer:
         self.strokes_sent = 0
         self.think_times: list[float] = []
 
-    async def play_match(self, rematches: int = 0) -> dict[str, Any]:
+    async def play_match(self, rematches: int = 0) -> tc.GameOver:
         """Play until the match is over (and ``rematches`` more matches); returns the last
         ``game_over``."""
         state = self.session.state
@@ -70,28 +69,27 @@ class BotPlayer:
         while True:
             self._maybe_act()
             msg = await self.session.events.get()
-            t = msg.get("t")
-            if t == "connection" and msg.get("status") in ("restored", "lost"):
+            if isinstance(msg, Link) and msg.status in ("restored", "lost"):
                 self._forget()  # anything in flight may be lost: look again when back
-            elif t == "connection" and msg.get("status") in ("rejoin_failed", "closed"):
+            elif isinstance(msg, Link) and msg.status in ("rejoin_failed", "closed"):
                 raise ConnectionLost(f"the bot lost its seat: {msg}")
-            elif t == "error" and self._is_mine(msg):
+            elif isinstance(msg, tc.Error) and self._is_mine(msg):
                 await self._on_refused(msg)
-            elif t == "game_over":
-                winner = msg.get("winner")
+            elif isinstance(msg, tc.GameOver):
+                winner = msg.winner
                 if winner is None:
-                    self.say(f"game over: draw ({msg.get('reason')})")
+                    self.say(f"game over: draw ({msg.reason})")
                 else:
                     mine = " (us)" if winner == self.session.state.seat else ""
-                    self.say(f"game over: seat {winner}{mine} wins ({msg.get('reason')})")
+                    self.say(f"game over: seat {winner}{mine} wins ({msg.reason})")
                 if games_left <= 0:
                     self._forget()
                     return msg
                 games_left -= 1
                 await self.session.rematch()
 
-    def _is_mine(self, msg: dict[str, Any]) -> bool:
-        return self._last_sent is not None and msg.get("re") == self._last_sent[0]
+    def _is_mine(self, msg: tc.Error) -> bool:
+        return self._last_sent is not None and msg.re == self._last_sent[0]
 
     # Deciding what to do -----------------------------------------------------------------
     def _forget(self) -> None:
@@ -103,41 +101,26 @@ class BotPlayer:
     def _maybe_act(self) -> None:
         state = self.session.state
         match, seat = state.match, state.seat
-        phase = match.get("phase")
-        if seat is None or not state.connected or state.match_stale:
+        if match is None or seat is None or not state.connected or state.match_stale:
             return
+        phase = match.phase
+        lag_seq = state.last_lag.seq if state.last_lag else None
         key: tuple[Any, ...] | None = None
         job: Callable[[], Any] | None = None
-        if phase == "lag" and not self._lag_sent_by_me(match, seat):
-            lag_seq = state.last_lag.get("seq") if state.last_lag else None
+        if phase == "lag" and not (match.lag is not None and match.lag.played[seat]):
             key = ("lag", lag_seq)
             job = self._lag
-        elif phase == "break_choice" and self._lag_winner(match) == seat:
-            lag_seq = state.last_lag.get("seq") if state.last_lag else None
+        elif phase == "break_choice" and match.lag is not None and match.lag.winner == seat:
             key = ("break_choice", lag_seq)
             job = self._choose_break
-        elif phase == "play" and match.get("shooter") == seat and match.get("deadline_ms"):
-            key = ("play", match.get("deadline_ms"), str(match.get("balls")))
+        elif phase == "play" and match.shooter == seat and match.deadline_ms:
+            key = ("play", match.deadline_ms, str(match.balls))
             job = self._stroke
         if key is None or key == self._acted or job is None:
             return
         self._forget()
         self._acted = key
         self._task = asyncio.create_task(self._run(job), name="bot-act")
-
-    @staticmethod
-    def _lag_sent_by_me(match: dict[str, Any], seat: int) -> bool:
-        lag = match.get("lag")
-        played = lag.get("played") if isinstance(lag, dict) else None
-        if isinstance(played, list | tuple) and len(played) == 2:
-            return bool(played[seat])
-        return False
-
-    @staticmethod
-    def _lag_winner(match: dict[str, Any]) -> int | None:
-        lag = match.get("lag")
-        winner = lag.get("winner") if isinstance(lag, dict) else None
-        return winner if isinstance(winner, int) else None
 
     async def _run(self, job: Callable[[], Any]) -> None:
         try:
@@ -158,8 +141,8 @@ class BotPlayer:
         """Thinking time left for this stroke: the level's cap, and never past the clock."""
         state = self.session.state
         budget = self.think_s
-        deadline = state.match.get("deadline_ms")
-        if isinstance(deadline, int):
+        deadline = state.deadline_ms
+        if deadline is not None:
             left = (deadline - self.session.server_now_ms()) / 1000.0 - CLOCK_MARGIN_S
             budget = min(budget, max(0.2, left))
         return budget
@@ -167,14 +150,10 @@ class BotPlayer:
     async def _lag(self) -> None:
         state = self.session.state
         assert state.seat is not None
-        try:
-            room = RoomView.from_wire(state.room, "room")
-            match = MatchView.from_wire(state.match, "match")
-        except ProtocolError as exc:  # a view we cannot read: wait for the next snapshot
-            self.say(f"cannot read the lag to plan from: {exc}")
+        room, match = state.room, state.match
+        if room is None or match is None:
             return
-        lag_balls = match.lag.balls if match.lag is not None else {}
-        lag_ball = lag_balls.get(str(state.seat), match.ball_of(state.seat))  # R-LAG-1
+        lag_ball = match.ball_of(state.seat)  # R-LAG-1: seat 0 lags with white, 1 with yellow
         balls = tuple((float(match.balls[b][0]), float(match.balls[b][1])) for b in BALLS)
         problem = LagProblem(
             table=room.options.table,
@@ -194,13 +173,9 @@ class BotPlayer:
     async def _stroke(self) -> None:
         state = self.session.state
         assert state.seat is not None
-        try:
-            room = RoomView.from_wire(state.room, "room")
-            match = MatchView.from_wire(state.match, "match")
-        except ProtocolError as exc:  # a view we cannot read: wait for the next snapshot
-            self.say(f"cannot read the match to plan from: {exc}")
+        if state.room is None or state.match is None:
             return
-        problem = problem_from(room, match, state.seat)
+        problem = problem_from(state.room, state.match, state.seat)
         if problem is None:
             return
         budget = self._budget_s()
@@ -225,12 +200,12 @@ class BotPlayer:
     async def _wait_until_rest(self) -> None:
         state = self.session.state
         rest = 0
-        for msg in (state.last_stroke, state.last_lag):
-            if msg is not None and isinstance(msg.get("rest_ms"), int):
-                rest = max(rest, int(msg["rest_ms"]))
-        resting = state.match.get("resting_at_ms")
-        if isinstance(resting, int):
-            rest = max(rest, resting)
+        if state.last_stroke is not None:
+            rest = max(rest, state.last_stroke.rest_ms)
+        if state.last_lag is not None:
+            rest = max(rest, state.last_lag.rest_ms or 0)
+        if state.match is not None:
+            rest = max(rest, state.match.resting_at_ms)
         wait_ms = rest + REST_MARGIN_MS - self.session.server_now_ms()
         if wait_ms > 0:
             await asyncio.sleep(wait_ms / 1000.0)
@@ -241,9 +216,9 @@ class BotPlayer:
         self._last_sent = (msg_id, stroke)
         self.strokes_sent += 1
 
-    async def _on_refused(self, msg: dict[str, Any]) -> None:
-        code = msg.get("code")
-        self.say(f"stroke refused: {code}: {msg.get('message')}")
+    async def _on_refused(self, msg: tc.Error) -> None:
+        code = msg.code
+        self.say(f"stroke refused: {code}: {msg.message}")
         if code == "balls_moving" and self._last_sent is not None:
             await asyncio.sleep(0.25)
             with contextlib.suppress(ConnectionLost):
