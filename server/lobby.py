@@ -370,6 +370,8 @@ class GameServer:
 
     # Output ----------------------------------------------------------------------------------
     def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
+        if self.cluster is not None and self.cluster.publisher.hub_conns:
+            conns = self.cluster.fan_out(conns, data)  # other nodes' hubs: one Redis publish
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:

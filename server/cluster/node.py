@@ -29,6 +29,7 @@ import redis.exceptions
 from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
+from server.cluster.fanout import Publisher, Subscriber
 from server.cluster.hub import Hub
 from server.cluster.relay import Relay
 from server.pgstore import Fenced, PostgresStore
@@ -50,6 +51,7 @@ CLOSE_GOING_AWAY: Final = 1001
 SECRET_KEY: Final = "carom:secret"
 RELAY_HEADER: Final = "X-Carom-Relay"  # the cluster's secret: this connection is a relay
 CLIENT_HEADER: Final = "X-Carom-Client"  # … for a client connected from this address
+HUB_HEADER: Final = "X-Carom-Hub"  # … a hub: the room's broadcasts reach it over Redis
 
 
 class ClusterNode:
@@ -72,6 +74,11 @@ class ClusterNode:
         self._pending: set[asyncio.Task[Any]] = set()
         self._dropping: set[str] = set()  # rooms being dropped (not closed)
         self.hubs: dict[str, Hub] = {}  # room_id -> the hub serving our spectators of it
+        # Fan-out (server/cluster/fanout.py): our rooms' broadcasts published once for the
+        # other nodes' hubs, and the channels of the rooms our hubs watch.
+        self.publisher = Publisher(self.redis, server)
+        self.subscriber = Subscriber(self.redis, self._fanned_out)
+        self.hub_gaps = 0  # seq gaps seen by hubs that ended
         self._hub_lock = asyncio.Lock()
 
     # Life cycle ------------------------------------------------------------------------------
@@ -95,6 +102,7 @@ class ClusterNode:
         await self._reseed()  # repairs the open set if Redis lost it
         await self.take_over()
         await self._beat()
+        self.publisher.start()
         self._loop = asyncio.create_task(self._run(), name="cluster-node")
 
     async def stop(self) -> None:
@@ -107,6 +115,8 @@ class ClusterNode:
         await asyncio.gather(*self._pending, return_exceptions=True)
         await asyncio.gather(*(r.close() for r in list(self.relays)), return_exceptions=True)
         await asyncio.gather(*(h.close() for h in list(self.hubs.values())), return_exceptions=True)
+        await self.publisher.stop()
+        await self.subscriber.stop()
         with contextlib.suppress(redis.exceptions.RedisError):
             for room_id in sorted(self.held):
                 await self.leases.release(room_id)
@@ -253,6 +263,7 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         actors = dict(self.server.rooms)
+        self.publisher.prune()
         lost = await self.leases.renew([r for r in actors if r in self.held])
         self._last_renewed = time.monotonic()
         # A room opened without claim() (quick match's rooms): claim it now.
@@ -319,6 +330,8 @@ class ClusterNode:
             return
         self.server.trusted_peers.add(client.addr)
         client.addr = request.headers.get(CLIENT_HEADER, client.addr)[:64]
+        if request.headers.get(HUB_HEADER) is not None:
+            self.publisher.hub_conns.add(client.conn)
 
     async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
         """If another live node runs the room, relay the client there (or answer why not);
@@ -391,12 +404,25 @@ class ClusterNode:
                     self,
                     msg.room_id,
                     url,
-                    {RELAY_HEADER: self.secret, CLIENT_HEADER: "cluster"},
+                    {
+                        RELAY_HEADER: self.secret,
+                        CLIENT_HEADER: "cluster",
+                        HUB_HEADER: self.config.node,
+                    },
                 )
+                # Subscribed before the hub spectates: no broadcast after its snapshot is missed.
+                try:
+                    await self.subscriber.subscribe(msg.room_id)
+                except (redis.exceptions.RedisError, OSError) as exc:
+                    self._unreachable(exc)
+                    return ErrorCode.UNAVAILABLE.value
+                self.hubs[msg.room_id] = hub
                 code = await hub.open()
                 if code is not None:
+                    if self.hubs.get(msg.room_id) is hub:
+                        del self.hubs[msg.room_id]
+                    self._spawn(self.subscriber.unsubscribe(msg.room_id))
                     return code
-                self.hubs[msg.room_id] = hub
         if client.closing or client.room is not None or client.relay is not None:
             return None
         client.hub = hub
@@ -421,11 +447,25 @@ class ClusterNode:
             return
         del self.hubs[hub.room_id]
         self._spawn(hub.close())
+        self._spawn(self.subscriber.unsubscribe(hub.room_id))
 
     def hub_ended(self, hub: Hub) -> None:
         if self.hubs.get(hub.room_id) is hub:
             del self.hubs[hub.room_id]
+            self._spawn(self.subscriber.unsubscribe(hub.room_id))
         self.forwarded += hub.forwarded
+        self.hub_gaps += hub.gaps
+
+    def _fanned_out(self, room_id: str, data: bytes) -> None:
+        """A broadcast published by the room's owner: to our hub for it."""
+        hub = self.hubs.get(room_id)
+        if hub is not None and hub.ws is not None:
+            hub.broadcast(data)
+
+    def fan_out(self, conns: tuple[int, ...], data: bytes) -> tuple[int, ...]:
+        """For the lobby's delivery: the connections to send ``data`` to one by one, once the
+        broadcast is published for the hubs among them (server/cluster/fanout.py)."""
+        return self.publisher.route(conns, data)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -453,6 +493,8 @@ class ClusterNode:
         forwarded = self.forwarded + sum(r.forwarded_in + r.forwarded_out for r in self.relays)
         forwarded += sum(h.forwarded for h in self.hubs.values())
         watching = sum(len(h.members) for h in self.hubs.values())
+        gaps = self.hub_gaps + sum(h.gaps for h in self.hubs.values())
+        pub = self.publisher
         node = self.config.node.replace("\\", "\\\\").replace('"', '\\"')
         return (
             f'carom_cluster_rooms{{node="{node}"}} {len(self.server.rooms)}\n'
@@ -464,4 +506,9 @@ class ClusterNode:
             f'carom_cluster_hubs{{node="{node}"}} {len(self.hubs)}\n'
             f'carom_cluster_hub_spectators{{node="{node}"}} {watching}\n'
             f'carom_cluster_forwarded_total{{node="{node}"}} {forwarded}\n'
+            f'carom_cluster_fanout_published_total{{node="{node}"}} {pub.published}\n'
+            f'carom_cluster_fanout_dropped_total{{node="{node}"}} {pub.dropped}\n'
+            f'carom_cluster_fanout_lag_seconds{{node="{node}"}} {pub.lag_s:.6f}\n'
+            f'carom_cluster_fanout_received_total{{node="{node}"}} {self.subscriber.received}\n'
+            f'carom_cluster_fanout_gaps_total{{node="{node}"}} {gaps}\n'
         )
