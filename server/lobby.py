@@ -450,6 +450,10 @@ class GameServer:
         )
         if self.cluster is not None:
             self.cluster.relayed(ws, client)  # a relay from another node: the client's address
+            if not await self.cluster.connection_opened(client):  # the cap over every node
+                self.metrics.refused_per_address += 1
+                await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+                return
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
@@ -467,6 +471,8 @@ class GameServer:
         finally:
             deadline.cancel()
             self.clients.pop(client.conn, None)
+            if self.cluster is not None:
+                self.cluster.connection_closed(client)
             self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
@@ -700,8 +706,11 @@ class GameServer:
         room.creator = client.player_id
         assert self.store is not None
         # Saved before it exists for anyone: a room that cannot be written is refused.
-        if self.cluster is not None and not await self.cluster.claim(room_id):
-            raise RuntimeError(f"room id {room_id} is already held")  # 2^40 ids: never seen
+        if self.cluster is not None:  # the room caps over every node, then the lease
+            refusal = await self.cluster.claim(room_id, client)
+            if refusal is not None:
+                self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+                return
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room)
         self.room_address[room_id] = client.addr

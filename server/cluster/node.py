@@ -31,6 +31,7 @@ from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.fanout import Publisher, Subscriber
 from server.cluster.hub import Hub
+from server.cluster.limits import Holdings, RedisAttempts
 from server.cluster.relay import Relay
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
@@ -79,6 +80,15 @@ class ClusterNode:
         self.publisher = Publisher(self.redis, server)
         self.subscriber = Subscriber(self.redis, self._fanned_out)
         self.hub_gaps = 0  # seq gaps seen by hubs that ended
+        # Limits across nodes (server/cluster/limits.py): connections per address, open rooms
+        # per identity and per address, counted over every live node.
+        self.holdings = Holdings(
+            self.redis, config.node, self.directory.info.instance, config.lease_ms
+        )
+        self.conn_holds: dict[int, str] = {}  # connection -> its address's key
+        self.room_holds: dict[str, tuple[list[str], float]] = {}  # room -> keys, when taken
+        self.relayed_conns: set[int] = set()  # connections that are other nodes' relays
+        self.refused = 0  # connections and rooms refused by a cluster-wide cap
         self._hub_lock = asyncio.Lock()
 
     # Life cycle ------------------------------------------------------------------------------
@@ -91,6 +101,13 @@ class ClusterNode:
             await self.redis.set(SECRET_KEY, secrets.token_hex(16), nx=True)
             value = await self.redis.get(SECRET_KEY)
             self.secret = value.decode() if isinstance(value, bytes) else str(value)
+            accounts = self.server.config.accounts
+            self.server.desk.by_name = RedisAttempts(
+                self.redis,
+                "login",
+                accounts.name_failures,
+                int(accounts.name_window_s * 1000),
+            )
         except redis.exceptions.RedisError as exc:
             await self.redis.aclose()
             raise StoreError(f"cannot reach Redis at {self.config.redis_url} ({exc})") from None
@@ -121,17 +138,83 @@ class ClusterNode:
             for room_id in sorted(self.held):
                 await self.leases.release(room_id)
             self.held.clear()
+            await self.holdings.stop()
             await self.directory.leave()
         await self.redis.aclose()
 
     # Rooms -----------------------------------------------------------------------------------
-    async def claim(self, room_id: str) -> bool:
-        """Before a new room's first write: the lease (and its fencing token), and its place
-        in the open set."""
-        if not await self._acquire(room_id):
-            return False
+    async def claim(self, room_id: str, client: Client) -> str | None:
+        """Before a new room's first write: the room caps over the whole cluster (why not, a
+        sentence), then the lease (and its fencing token) and its place in the open set."""
+        refusal = await self.take_room(room_id, client)
+        if refusal is not None:
+            return refusal
+        if not await self._acquire(room_id):  # 2^40 ids: never seen
+            raise RuntimeError(f"room id {room_id} is already held")
         await self.directory.opened(room_id)
+        return None
+
+    # Limits across nodes (server/cluster/limits.py) ----------------------------------------
+    async def take_room(self, room_id: str, client: Client) -> str | None:
+        """Count a new room against its creator's and its address's caps over every node:
+        None when within both, else why not (nothing counted then)."""
+        cfg = self.server.config
+        assert client.player_id is not None
+        by_identity, by_address = f"rooms:identity:{client.player_id}", f"rooms:addr:{client.addr}"
+        try:
+            held = await self.holdings.take(by_identity, cfg.max_rooms_per_identity)
+            if held is not None:
+                self.refused += 1
+                return (
+                    f"You already have {held} open rooms; at most "
+                    f"{cfg.max_rooms_per_identity} per player."
+                )
+            if await self.holdings.take(by_address, cfg.max_rooms_per_address) is not None:
+                self.holdings.give(by_identity)
+                self.refused += 1
+                return f"At most {cfg.max_rooms_per_address} open rooms from one address."
+        except (redis.exceptions.RedisError, OSError) as exc:
+            self._unreachable(exc)  # each node's own caps still hold
+            return None
+        self.room_holds[room_id] = ([by_identity, by_address], time.monotonic())
+        return None
+
+    async def _hold_room(self, room_id: str, creator: str | None) -> None:
+        """A room we run that was not created here through ``claim`` (taken over, quick
+        match): counted for its creator, whatever the cap (it exists already)."""
+        if creator is None or room_id in self.room_holds:
+            return
+        key = f"rooms:identity:{creator}"
+        await self.holdings.add(key)
+        self.room_holds[room_id] = ([key], time.monotonic())
+
+    def _give_room(self, room_id: str) -> None:
+        keys, _ = self.room_holds.pop(room_id, ([], 0.0))
+        for key in keys:
+            self.holdings.give(key)
+
+    async def connection_opened(self, client: Client) -> bool:
+        """A new connection against its address's cap over every node (relays from other
+        nodes are counted there, as their client's); False: refuse it."""
+        if client.conn in self.relayed_conns:
+            return True
+        key = f"conns:addr:{client.addr}"
+        try:
+            held = await self.holdings.take(key, self.server.config.max_connections_per_address)
+        except (redis.exceptions.RedisError, OSError) as exc:
+            self._unreachable(exc)  # each node's own cap still holds
+            return True
+        if held is not None:
+            self.refused += 1
+            return False
+        self.conn_holds[client.conn] = key
         return True
+
+    def connection_closed(self, client: Client) -> None:
+        self.relayed_conns.discard(client.conn)
+        key = self.conn_holds.pop(client.conn, None)
+        if key is not None:
+            self.holdings.give(key)
 
     async def _acquire(self, room_id: str) -> bool:
         """The room's lease, and its token as the room's fence in PostgreSQL: from now on a
@@ -165,6 +248,7 @@ class ClusterNode:
     def closed(self, room_id: str) -> None:
         """The room's closing is written: it leaves the open set, then its lease is released."""
         self._unfence(room_id)
+        self._give_room(room_id)  # (dropped: the node running it now counts it)
         if room_id in self._dropping:  # not closed: dropped (see drop), it runs elsewhere
             return
 
@@ -211,6 +295,7 @@ class ClusterNode:
                 self._unfence(room_id)
                 continue
             self.server._add_actor(room)
+            await self._hold_room(room_id, room.creator)
             taken += 1
         if taken:
             self.taken_over += taken
@@ -264,6 +349,11 @@ class ClusterNode:
     async def _beat(self) -> None:
         actors = dict(self.server.rooms)
         self.publisher.prune()
+        await self.holdings.beat()
+        # Rooms counted by claim whose creation then failed (their first write): given back.
+        for room_id, (_, since) in list(self.room_holds.items()):
+            if room_id not in actors and time.monotonic() - since > 10:
+                self._give_room(room_id)
         lost = await self.leases.renew([r for r in actors if r in self.held])
         self._last_renewed = time.monotonic()
         # A room opened without claim() (quick match's rooms): claim it now.
@@ -271,6 +361,7 @@ class ClusterNode:
             for room_id in [r for r in actors if r not in self.held]:
                 if await self._acquire(room_id):
                     await self.directory.opened(room_id)
+                    await self._hold_room(room_id, actors[room_id].room.creator)
                 else:
                     lost.add(room_id)
         except DatabaseUnavailable as exc:  # fenced at the next beat; presence goes on
@@ -330,6 +421,7 @@ class ClusterNode:
             return
         self.server.trusted_peers.add(client.addr)
         client.addr = request.headers.get(CLIENT_HEADER, client.addr)[:64]
+        self.relayed_conns.add(client.conn)
         if request.headers.get(HUB_HEADER) is not None:
             self.publisher.hub_conns.add(client.conn)
 
@@ -511,4 +603,5 @@ class ClusterNode:
             f'carom_cluster_fanout_lag_seconds{{node="{node}"}} {pub.lag_s:.6f}\n'
             f'carom_cluster_fanout_received_total{{node="{node}"}} {self.subscriber.received}\n'
             f'carom_cluster_fanout_gaps_total{{node="{node}"}} {gaps}\n'
+            f'carom_cluster_limit_refusals_total{{node="{node}"}} {self.refused}\n'
         )

@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -40,12 +41,17 @@ def _url(node: GameServer) -> str:
 
 
 @asynccontextmanager
-async def _nodes(pg_url: str, redis_url: str, *names: str) -> AsyncIterator[list[GameServer]]:
+async def _nodes(
+    pg_url: str, redis_url: str, *names: str, **settings: Any
+) -> AsyncIterator[list[GameServer]]:
+    """Nodes of one cluster on this test's loop (``settings``: more ServerConfig fields)."""
     started: list[GameServer] = []
     try:
         for name in names:
             cluster = ClusterConfig(redis_url, name, "", lease_ms=LEASE_MS, takeover_s=0.2)
-            node = GameServer(ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster))
+            node = GameServer(
+                ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster, **settings)
+            )
             await node.start()
             started.append(node)
         yield started
