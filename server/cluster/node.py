@@ -34,6 +34,7 @@ from server.cluster.hub import Hub
 from server.cluster.limits import Holdings, RedisAttempts
 from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
+from server.cluster.stopping import cancel
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
 from server.store import StoreError
@@ -130,10 +131,7 @@ class ClusterNode:
     async def stop(self) -> None:
         """After the server saved every room (its last write): release their leases so other
         nodes take them at once, and leave the directory."""
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        await cancel(self._loop)
         await asyncio.gather(*self._pending, return_exceptions=True)
         if self.queue is not None:
             await self.queue.stop()

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 import redis.asyncio as aioredis
 import redis.exceptions
 
+from server.cluster.stopping import cancel
 from server.matchmaking import Matchmaker, Pairing, Ticket
 from shared.protocol import to_server as ts
 
@@ -136,10 +137,7 @@ class ClusterQueue:
 
     async def stop(self) -> None:
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel(task)
         await asyncio.gather(*self._pending, return_exceptions=True)
         with contextlib.suppress(redis.exceptions.RedisError, OSError):
             if self.local:
@@ -214,7 +212,8 @@ class ClusterQueue:
         while True:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
-            except (redis.exceptions.RedisError, OSError) as exc:
+            except (redis.exceptions.RedisError, OSError, RuntimeError) as exc:
+                # (RuntimeError: a new connection whose subscribe failed, Redis still away.)
                 log.warning("quick match: channel lost: %s", exc)
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(redis.exceptions.RedisError, OSError):
