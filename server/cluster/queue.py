@@ -13,7 +13,9 @@ briefly both think they are the matcher; then the pair goes to the node of the l
 as one server does (seats both, as if they had joined by hand) and, if the other player is on
 another node, tells that node, which joins its player through a relay (server/cluster/relay.py),
 as for any room another node runs. A player who left meanwhile costs the other nothing: they
-are put back in the queue with their waiting time kept.
+are put back in the queue with their waiting time kept. If the pair's message is lost (pub/sub
+delivers at most once; the node it went to died), the players still waiting are put back in the
+queue by their own nodes once their tickets have been missing from it for ``REASSERT_S``.
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ log = logging.getLogger("carom.cluster.queue")
 
 TICKETS: Final = "carom:mm:tickets"
 MATCHER: Final = "quick-match"  # the matcher's lease (carom:lease:quick-match)
+# A waiting player's ticket missing from Redis this long (taken for a pairing whose room never
+# came) goes back in: far above the few milliseconds a pairing takes to reach its nodes.
+REASSERT_S: Final = 5.0
 # KEYS[1] the tickets; ARGV[1], ARGV[2] the two fields: both taken, or neither.
 _TAKE_PAIR: Final = """
 local a = redis.call('HEXISTS', KEYS[1], ARGV[1])
@@ -99,6 +104,7 @@ class ClusterQueue:
         self._tasks: list[asyncio.Task[None]] = []
         self._pending: set[asyncio.Task[None]] = set()
         self._pubsub: aioredis.client.PubSub | None = None
+        self._missing: dict[Hashable, float] = {}  # conn -> since when its ticket is missing
 
     # The Matchmaker interface (server/standing_desk.py) ------------------------------------
     def __len__(self) -> int:
@@ -167,6 +173,7 @@ class ClusterQueue:
             await asyncio.sleep(every)
             try:
                 await self.match_once()
+                await self.reassert()
             except (redis.exceptions.RedisError, OSError) as exc:
                 self.matcher = False
                 log.warning("quick match: %s", exc)
@@ -205,6 +212,32 @@ class ClusterQueue:
             sent += 1
         self.paired += sent
         return sent
+
+    async def reassert(self) -> None:
+        """Our waiting players whose tickets have been missing from the queue for
+        ``REASSERT_S``: back in it (their pairing's room never came)."""
+        if not self.local:
+            self._missing.clear()
+            return
+        keys = list(self.local)
+        async with self.r.pipeline(transaction=False) as pipe:
+            for key in keys:
+                pipe.hexists(TICKETS, self._field(key))
+            present = await pipe.execute()
+        now = asyncio.get_running_loop().time()
+        for key, there in zip(keys, present, strict=True):
+            if there:
+                self._missing.pop(key, None)
+                continue
+            since = self._missing.setdefault(key, now)
+            ticket = self.local.get(key)
+            if ticket is not None and now - since >= REASSERT_S:
+                log.warning("quick match: %s was paired but never seated; queued again", key)
+                field = self._field(key)
+                self._writes.put_nowait(("add", field, _to_json(ticket, field)))
+                self._missing.pop(key, None)
+        for key in [k for k in self._missing if k not in self.local]:
+            del self._missing[key]
 
     # Messages to this node -----------------------------------------------------------------
     async def _listen(self) -> None:

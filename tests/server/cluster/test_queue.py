@@ -89,3 +89,29 @@ async def test_an_unqueued_player_is_not_paired_and_a_matcher_that_stops_is_repl
         assert (await bob.expect(tc.Joined, timeout=5)).room_id == (
             await carol.expect(tc.Joined, timeout=5)
         ).room_id
+
+
+async def test_a_player_whose_pairing_was_lost_is_queued_again(pg_url: str, redis_url: str) -> None:
+    """The pair's message went nowhere (its node died): the player still waiting is put back
+    in the queue by their own node, and paired with the next one."""
+    async with _nodes(pg_url, redis_url, "a", "b", accounts=FAST) as (a, b):
+        ann = await Wire.open(_url(a), "ann")
+        await ann.request(ts.Queue(discipline="three_cushion"), tc.Queued)
+        r = connect(redis_url)
+        try:
+            await _until(lambda: a.cluster is not None and not a.cluster.queue._writes.qsize())  # type: ignore[union-attr]
+            fields = await r.hkeys(TICKETS)
+            assert len(fields) == 1
+            await r.hdel(TICKETS, *fields)  # taken by a pairing whose message was lost
+            t0 = asyncio.get_running_loop().time()
+            while not await r.hlen(TICKETS):
+                await asyncio.sleep(0.1)
+                assert asyncio.get_running_loop().time() - t0 < 10
+            assert asyncio.get_running_loop().time() - t0 >= 4.5  # not before REASSERT_S
+        finally:
+            await r.aclose()
+        bob = await Wire.open(_url(b), "bob")
+        await bob.request(ts.Queue(discipline="three_cushion"), tc.Queued)
+        assert (await ann.expect(tc.Joined, timeout=5)).room_id == (
+            await bob.expect(tc.Joined, timeout=5)
+        ).room_id
