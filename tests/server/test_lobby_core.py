@@ -54,7 +54,9 @@ def test_a_burst_then_the_rate_and_strikes_close_the_flooder() -> None:
     assert lobby.frame(c.conn, 0.1) is None  # 0.1 s at 10/s refilled one message
     lobby.frame(c.conn, 0.1)
     closing = lobby.frame(c.conn, 0.1)  # third strike
-    assert closing is not None and closing.closes == [(c.conn, CLOSE_POLICY, "too many bad messages")]
+    assert closing is not None and closing.closes == [
+        (c.conn, CLOSE_POLICY, "too many bad messages")
+    ]
     # Once a close is decided it is not decided again.
     again = lobby.frame(c.conn, 0.1)
     assert again is not None and not again.closes
