@@ -581,18 +581,7 @@ class Room:
             return
         # R-PLAY-4 and the turn: refuse before simulating anything (the referee checks the
         # same again when the result comes back).
-        if state.phase is Phase.TIMEOUT:
-            raise IllegalAction("wrong_phase", "A time-out is running; resume first.")
-        if state.phase is not Phase.PLAY:
-            raise IllegalAction(
-                "wrong_phase", f"No stroke now: the match is in phase {state.phase.value}."
-            )
-        if seat != state.shooter:
-            raise IllegalAction("not_your_turn", "It isn't your turn.")
-        if now < state.resting_at_ms:
-            raise IllegalAction("balls_moving", "The balls are still moving.")
-        if state.deadline_ms is not None and now >= state.deadline_ms:
-            raise IllegalAction("clock_expired", "Your shot clock has run out.")
+        rules.check_stroke(state, seat, now)
         spot: Side | None = "left" if msg.spot == "left" else "right" if msg.spot else None
         start = rules.stroke_start(state, spot)  # R-BREAK-1: the breaker's starting spot
         ball = rules.cue_ball(state)
