@@ -56,6 +56,7 @@ from server.lobby_core import (
 from server.metrics import Metrics
 from server.redact import redacted
 from server.room import ConnId, Member, Room
+from server.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
 from server.store_api import GameStore, open_store
@@ -415,14 +416,28 @@ class GameServer:
         task.add_done_callback(self._background.discard)
 
     async def _writer(self, client: Client) -> None:
+        queue = client.queue
         while True:
-            data = await client.queue.get()
+            data = await queue.get()
             if data is None:
                 return
-            client.queued -= len(data)
+            # Everything else already queued goes out with it, in one write (server/sending.py;
+            # a stroke queues two to four messages per connection at once). A batch is bounded,
+            # so a slow client's backlog still shows in its queue.
+            batch, size, end = [data], len(data), False
+            while not queue.empty() and len(batch) < WRITE_BATCH and size < WRITE_BATCH_BYTES:
+                more = queue.get_nowait()
+                if more is None:
+                    end = True
+                    break
+                batch.append(more)
+                size += len(more)
+            client.queued -= size
             try:
-                await client.ws.send(data)
+                await send_all(client.ws, batch)
             except ConnectionClosed:
+                return
+            if end:
                 return
 
     # Connections -------------------------------------------------------------------------------

@@ -274,6 +274,42 @@ def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     assert back.state.phase is rules.Phase.BREAK_CHOICE and back.state.lag_winner is not None
 
 
+def test_core_owns_its_persistence_form_and_draws_match_ids() -> None:
+    """Issue 11: the room core writes and reads its own row (to_record/from_record) and draws
+    the match id itself, so the snapshot everyone gets at the start already names the match;
+    broadcasts get consecutive seqs on copies (messages are frozen, nothing is patched)."""
+    from server.room import SEQ_GAP_ON_RESTORE
+
+    ids = iter([7_001, 7_002])
+    room = Room(
+        "r1",
+        ts.CreateRoom(discipline="three_cushion", shot_clock_s=30, private=True, password="pw"),
+        1_000,
+        password_hash="scrypt-hash",
+        match_ids=lambda: next(ids),
+    )
+    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    fx = room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_100)
+    assert fx.new_match and room.match_id == 7_001
+    assert room.snapshot(0).room["match_id"] == 7_001
+    seqs = [m.seq for _, m in fx.sends if getattr(m, "seq", None) is not None]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))) and seqs[-1] == room.seq
+    room.handle(a, ts.Stroke(direction=0.0, speed=1.5), 1_200)
+
+    record = room.to_record()
+    assert record.match_id == 7_001 and record.seq == room.seq and record.private
+    assert "password" not in record.options and record.password_hash == "scrypt-hash"
+    assert [s and s["token_hash"] for s in record.seats] == ["h0", "h1"]
+    record.updated_ms = 1_200
+    back = Room.from_record(record, 4_200)  # down for 3 s
+    assert back.match_id == 7_001 and back.seq == room.seq + SEQ_GAP_ON_RESTORE
+    assert back.state.lag_strokes == room.state.lag_strokes  # the hidden lag stroke survives
+    assert [h and (h.player_id, h.conn) for h in back.seats] == [("pa", None), ("pb", None)]
+    assert back.state.connected == (False, False)  # everyone rejoins with a seat token
+    assert back.to_record().state == back.to_record().state  # a stable form
+
+
 def test_core_chat_has_a_budget_per_room_shared_by_everyone() -> None:
     """Issue 12, point 11: a storm of spectators gets ``rate_limited``; the room's other
     traffic is not buried under it. The clock is the test's."""
