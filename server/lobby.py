@@ -47,6 +47,7 @@ from server.hashing import Busy, HashPool
 from server.lobby_core import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
+    CLOSE_TRY_LATER,
     Caller,
     Lobby,
     Out,
@@ -357,6 +358,8 @@ class GameServer:
 
     # Output ----------------------------------------------------------------------------------
     def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
+        if self.cluster is not None and self.cluster.publisher.hub_conns:
+            conns = self.cluster.fan_out(conns, data)  # other nodes' hubs: one Redis publish
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
@@ -452,6 +455,11 @@ class GameServer:
         client = Client(ws, asyncio.Queue(cfg.outbound_queue), caller)
         if self.cluster is not None:
             self.cluster.relayed(ws, client)  # a relay from another node: the client's address
+            if not await self.cluster.connection_opened(client):  # the cap over every node
+                self.lobby.closed(client.conn)
+                self.metrics.refused_per_address += 1
+                await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+                return
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
@@ -470,6 +478,8 @@ class GameServer:
             deadline.cancel()
             self.clients.pop(client.conn, None)
             self.lobby.closed(client.conn)
+            if self.cluster is not None:
+                self.cluster.connection_closed(client)
             self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
@@ -647,8 +657,11 @@ class GameServer:
         room.creator = client.player_id
         assert self.store is not None
         # Saved before it exists for anyone: a room that cannot be written is refused.
-        if self.cluster is not None and not await self.cluster.claim(room_id):
-            raise RuntimeError(f"room id {room_id} is already held")  # 2^40 ids: never seen
+        if self.cluster is not None:  # the room caps over every node, then the lease
+            refusal = await self.cluster.claim(room_id, client)
+            if refusal is not None:
+                self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+                return
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         self._add_actor(room, client.conn)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))

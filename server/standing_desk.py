@@ -29,6 +29,7 @@ from server.accounts import (
 from server.actor import Enter, now_ms, room_record
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.hashing import Busy
+from server.limits import Attempts, LocalAttempts
 from server.matchmaking import Matchmaker, Ticket
 from server.room import Room
 from server.standings import Change
@@ -65,7 +66,11 @@ class StandingDesk:
         self.config = config
         self.clock: Callable[[], int] = now_ms  # tests swap in a fake clock
         self.matchmaker = Matchmaker(config)
-        self.by_name = AttemptLimiter(config.name_failures, int(config.name_window_s * 1000))
+        # Failed logins per name: in Redis on a cluster node (server/limits.py), so that a
+        # guesser spreading over the nodes is counted once; per connection stays here.
+        self.by_name: Attempts = LocalAttempts(
+            config.name_failures, int(config.name_window_s * 1000)
+        )
         self.by_conn = AttemptLimiter(config.conn_attempts, int(config.conn_window_s * 1000))
         self._task: asyncio.Task[None] | None = None
         # For GET /metrics (metrics_text): what an operator watches of accounts and the queue.
@@ -139,7 +144,9 @@ class StandingDesk:
         assert store is not None and client.player_id is not None
         now = self.clock()
         key = name_key(msg.name)
-        wait = max(self.by_conn.wait_ms(str(client.conn), now), self.by_name.wait_ms(key, now))
+        wait = max(
+            self.by_conn.wait_ms(str(client.conn), now), await self.by_name.wait_ms(key, now)
+        )
         if wait > 0:
             self.counts["attempt_limited"] += 1
             server._reply(
@@ -243,10 +250,10 @@ class StandingDesk:
         ok = await self._hash(check_password, msg.password, stored)
         if account is None or not ok:
             self.counts["login_failed"] += 1
-            self.by_name.count(key, self.clock())
+            await self.by_name.count(key, self.clock())
             server._reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
             return None
-        self.by_name.clear(key)
+        await self.by_name.clear(key)
         self.counts["login"] += 1
         return account.player_id, account.name, account.bot
 
