@@ -2,9 +2,8 @@
 real physics (run in this process), a fake clock, no sockets and no sleeping.
 
 ``Drive`` plays the actor's part (server/actor.py) for tests: it hands each physics job to the
-engine at once, feeds the result back, gives a new match its id as the store would, sends the
-snapshot every connection gets after a match starts, and fires the room's timers when the test
-moves the clock. What a connection would have received is kept per connection, in order.
+engine at once, feeds the result back, sends the snapshot every connection gets after a match
+starts, and fires the room's timers when the test moves the clock. What a connection would have received is kept per connection, in order.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ class Drive:
     players: list[Member] = field(default_factory=list)  # seated, in seat order
     tokens: dict[str, str] = field(default_factory=dict)  # player id -> seat token
     _conns: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
-    _matches: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     @classmethod
     def create(cls, msg: ts.CreateRoom, now: int = START_MS) -> Drive:
@@ -134,8 +132,6 @@ class Drive:
     # The actor's part -------------------------------------------------------------------------
     def _apply(self, fx: Effects) -> None:
         room = self.room
-        if fx.new_match or (fx.strokes and room.match_id is None):
-            room.match_id = next(self._matches)  # as the store allocates it
         self.strokes.extend(s.kind for s in fx.strokes)
         for conns, msg in fx.sends:
             for conn in conns:
