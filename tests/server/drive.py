@@ -3,7 +3,8 @@ real physics (run in this process), a fake clock, no sockets and no sleeping.
 
 ``Drive`` plays the actor's part (server/actor.py) for tests: it hands each physics job to the
 engine at once, feeds the result back, sends the snapshot every connection gets after a match
-starts, and fires the room's timers when the test moves the clock. What a connection would have received is kept per connection, in order.
+starts, and fires the room's timers when the test moves the clock. What a connection would
+have received is kept per connection, in order.
 """
 
 from __future__ import annotations
