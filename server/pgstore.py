@@ -25,9 +25,10 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg.pq import TransactionStatus
 
+from server.record import RoomRecord
 from server.sql import Cursor, DatabaseUnavailable, Db
 from server.standings import Standings
-from server.store import RoomRecord, Store, StoreError
+from server.store import Store, StoreError
 
 # Each migration runs once, in order, in its own transaction; the number reached is stored.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (

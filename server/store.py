@@ -18,10 +18,10 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+from server.record import RoomRecord as RoomRecord  # re-exported: its old home
 from server.sql import Db
 from server.standings import Standings
 
@@ -99,23 +99,6 @@ MIGRATIONS = (
         "ALTER TABLE matches ADD COLUMN private INTEGER NOT NULL DEFAULT 0",
     ),
 )
-
-
-@dataclass(slots=True)
-class RoomRecord:
-    room_id: str
-    options: dict[str, Any]
-    private: bool
-    password_hash: str | None
-    created_ms: int
-    seq: int
-    seats: list[dict[str, Any] | None]
-    state: dict[str, Any] | None
-    match_id: int | None
-    # When the row was last written (a drain writes every room): a restart moves every clock on
-    # by the time since, so nobody is charged for time the server was not there.
-    updated_ms: int | None = None
-    creator: str | None = None  # player_id of who created the room
 
 
 class StoreError(Exception):
@@ -373,18 +356,22 @@ class Store:
         players: list[dict[str, Any]],
         now_ms: int,
         private: bool = False,
+        match_id: int | None = None,
     ) -> int:
-        """A new match row with a random id (sequential ids were trivially guessed)."""
+        """A new match row; its id is ``match_id`` (the room draws it, server/room.py) or a new
+        random one (sequential ids were trivially guessed). An id already taken fails the
+        write (an IntegrityError, one chance in 2^53 per match): the input is refused and the
+        room draws again on the next try."""
         with self._transaction():
-            while True:
+            while match_id is None:
                 match_id = secrets.randbelow(MAX_MATCH_ID) + 1
                 if (
                     self.db.execute(
                         "SELECT 1 FROM matches WHERE match_id = ?", (match_id,)
                     ).fetchone()
-                    is None
+                    is not None
                 ):
-                    break
+                    match_id = None
             self.db.execute(
                 """INSERT INTO matches (match_id, room_id, private, discipline, options, players,
                        started_ms) VALUES (?, ?, ?, ?, ?, ?, ?)""",
