@@ -410,6 +410,9 @@ async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
             f"{'hub-served' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
             f"errors {errors}, seq gaps {stats.gaps + far.gaps + relayed.gaps}"
         )
+    except Exception as exc:  # what the nodes said about it, in the report
+        said = [x for p in procs for x in p.log if "WARNING" in x or "ERROR" in x][-8:]
+        raise RuntimeError(f"{exc}; the nodes logged: {said}") from None
     finally:
         for p in procs:
             p.stop()
