@@ -141,8 +141,11 @@ class Subscriber:
             if self._task is None:
                 self._task = asyncio.create_task(self._run(), name="fanout-subscriber")
 
-    async def unsubscribe(self, room_id: str) -> None:
+    async def unsubscribe(self, room_id: str, wanted: Callable[[], bool] = lambda: False) -> None:
+        """Leave the room's channel, unless ``wanted()`` says it is in use again."""
         async with self._lock:
+            if wanted():
+                return
             self.rooms.discard(room_id)
             if self._pubsub is not None:
                 with contextlib.suppress(redis.exceptions.RedisError, OSError):

@@ -523,18 +523,19 @@ class ClusterNode:
                         HUB_HEADER: self.config.node,
                     },
                 )
-                # Subscribed before the hub spectates: no broadcast after its snapshot is missed.
+                # Listed first (a previous hub's unsubscribing leaves the channel alone then),
+                # and subscribed before it spectates: no broadcast after its snapshot is missed.
+                self.hubs[msg.room_id] = hub
                 try:
                     await self.subscriber.subscribe(msg.room_id)
+                    code = await hub.open()
                 except (redis.exceptions.RedisError, OSError) as exc:
                     self._unreachable(exc)
-                    return ErrorCode.UNAVAILABLE.value
-                self.hubs[msg.room_id] = hub
-                code = await hub.open()
+                    code = ErrorCode.UNAVAILABLE.value
                 if code is not None:
                     if self.hubs.get(msg.room_id) is hub:
                         del self.hubs[msg.room_id]
-                    self._spawn(self.subscriber.unsubscribe(msg.room_id))
+                    self._unsubscribe(msg.room_id)
                     return code
         if client.closing or client.room is not None or client.relay is not None:
             return None
@@ -560,14 +561,18 @@ class ClusterNode:
             return
         del self.hubs[hub.room_id]
         self._spawn(hub.close())
-        self._spawn(self.subscriber.unsubscribe(hub.room_id))
+        self._unsubscribe(hub.room_id)
 
     def hub_ended(self, hub: Hub) -> None:
         if self.hubs.get(hub.room_id) is hub:
             del self.hubs[hub.room_id]
-            self._spawn(self.subscriber.unsubscribe(hub.room_id))
+            self._unsubscribe(hub.room_id)
         self.forwarded += hub.forwarded
         self.hub_gaps += hub.gaps
+
+    def _unsubscribe(self, room_id: str) -> None:
+        """Leave the room's channel, unless a new hub for it came meanwhile."""
+        self._spawn(self.subscriber.unsubscribe(room_id, lambda: room_id in self.hubs))
 
     def _fanned_out(self, room_id: str, data: bytes) -> None:
         """A broadcast published by the room's owner: to our hub for it."""

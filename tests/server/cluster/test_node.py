@@ -494,3 +494,23 @@ async def test_a_broadcast_lost_on_the_way_makes_the_hub_sync_its_spectators(
             assert "missed" not in texts and "before" in texts
             seqs = [m.seq for m in w.broadcasts()]  # type: ignore[attr-defined]
             assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)  # never out of order
+
+
+async def test_a_spectator_arriving_as_the_last_one_leaves_still_gets_the_broadcasts(
+    pg_url: str, redis_url: str
+) -> None:
+    """The last spectator on b leaves (its hub closes and leaves the room's channel) and
+    another one arrives at once: the new hub's subscription is not undone by the old one's
+    leaving."""
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        ann = await Wire.open(_url(a), "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        for round_ in range(5):
+            fan = await Wire.open(_url(b), f"fan{round_}")
+            await fan.request(ts.Spectate(room_id=rid), tc.Snapshot)
+            await ann.send(ts.Chat(text=f"line {round_}"))
+            await fan.expect(tc.ChatLine, where=lambda m, r=round_: m.text == f"line {r}")
+            await fan.send(ts.Leave())  # and the next one comes at once
+        assert b.cluster is not None
+        await _until(lambda: not b.cluster.hubs and not b.cluster.subscriber.rooms)  # type: ignore[union-attr]
