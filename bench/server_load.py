@@ -7,10 +7,11 @@ same moment (the synchronized start: all lags, then all breaks, arrive within se
 lag like people do, straight up the table at a speed of their own (seeded), so a lag is rarely
 repeated; they think 0.3–3 s before each stroke. It reports strokes per second and the latency
 from sending ``stroke`` to receiving ``stroke_played`` (p50/p99) for the whole run, for the start
-burst (the first BURST_SECONDS: every lag and break) and for the steady state after it; the lag
-latency (the second lag stroke sent → ``lag_result``); the CPU share of the server process and
-its physics workers, and of the bench's own clients; memory per connection; errors (which must
-be zero). A light run (LIGHT_ROOMS rooms) first gives the same-run baseline.
+burst (every lag and break: until the last room's break was sent) and for the steady state
+after it; the lag latency (the second lag stroke sent → ``lag_result``); the CPU share of the
+server process and its physics workers, and of the bench's own clients; memory per
+connection; errors (which must be zero). A light run (LIGHT_ROOMS rooms) first gives the
+same-run baseline.
 
     python -m bench server_load               # via make bench: 1 000 and 2 000 rooms
     python -m bench.server_load --rooms 200 --seconds 60
@@ -42,9 +43,10 @@ from shared.protocol import to_server as ts
 ROOM_SIZES = tuple(int(n) for n in os.environ.get("CAROM_BENCH_ROOMS", "1000,2000").split(","))
 ROOMS = ROOM_SIZES[0]
 SECONDS = float(os.environ.get("CAROM_BENCH_SECONDS", "60"))
-# Strokes sent in the first BURST_SECONDS after the synchronized start belong to the start
-# burst: lag strokes 0.3–3 s in, a lag rolls up and back for ~15 s, the break follows after
-# 0.3–3 s of thought. After it, the rooms have drifted apart: the steady state.
+# The start burst lasts until the last room's break has been sent (lag strokes 0.3–3 s in, a lag
+# rolls up and back for ~15 s, the break follows after 0.3–3 s of thought, and every delay of the
+# server's pushes it later); the strokes sent after it are the steady state. If some room has not
+# broken by then, the burst is taken as BURST_SECONDS.
 BURST_SECONDS = float(os.environ.get("CAROM_BENCH_BURST_SECONDS", "25"))
 LIGHT_ROOMS = 10
 LIGHT_SECONDS = 40.0  # long enough for its own steady state after the burst
@@ -65,6 +67,15 @@ class Stats:
     # players' is the server's share (the room waits for the second stroke)
     lags: dict[tuple[str, int], float] = field(default_factory=dict)
     started: float = 0.0  # perf_counter at the synchronized start
+    breaks: dict[str, float] = field(default_factory=dict)  # room -> when its break was sent
+    rooms: int = 0
+
+    def burst_end(self) -> float:
+        """When the start burst ended: the last room's break (see BURST_SECONDS)."""
+        if self.rooms and len(self.breaks) == self.rooms:
+            return max(self.breaks.values())
+        return self.started + BURST_SECONDS
+
     strokes: int = 0
     errors: list[str] = field(default_factory=list)
     messages: int = 0
@@ -141,6 +152,7 @@ async def _strike_later(c: Conn) -> None:
     # Gentle random strokes: a few seconds of table time each, like a careful position game.
     stroke = ts.Stroke(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
     c.sent_at = time.perf_counter()
+    c.stats.breaks.setdefault(c.room_id, c.sent_at)
     await c.send(stroke)
 
 
@@ -270,8 +282,8 @@ class Result:
     seconds: float
     stats: Stats
     cpu: Cpu  # the whole window
-    cpu_burst: Cpu  # the first BURST_SECONDS
-    cpu_steady: Cpu  # after them
+    cpu_burst: Cpu  # the start burst
+    cpu_steady: Cpu  # after it
     rss_idle: int
     rss_loaded: int
     connections: int
@@ -287,11 +299,11 @@ class Result:
 
     def window(self, steady: bool) -> list[float]:
         """Latencies of the strokes sent in the start burst, or after it."""
-        cut = self.stats.started + BURST_SECONDS
+        cut = self.stats.burst_end()
         return [
             lat
             for lat, at in zip(self.stats.latencies, self.stats.sent, strict=True)
-            if (at >= cut) == steady
+            if (at > cut) == steady
         ]
 
 
@@ -359,12 +371,16 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     tasks = [
         asyncio.create_task(_player(c) if c.seat is not None else _spectator(c)) for c in conns
     ]
-    # Strokes begin with the lag once both players are in; measure from the joins to stop_at.
-    burst = min(BURST_SECONDS, seconds)
-    await asyncio.sleep(max(0.0, stats.started + burst - time.perf_counter()))
-    t1 = clock.read()
-    await asyncio.sleep(max(0.0, stats.started + seconds - time.perf_counter()))
-    t2 = clock.read()
+    # Strokes begin with the lag once both players are in; measure from the joins to stop_at,
+    # reading the CPU clocks every second to split them where the start burst ended.
+    stats.rooms = rooms
+    samples = [(stats.started, t0)]
+    while time.perf_counter() < stats.started + seconds:
+        await asyncio.sleep(min(1.0, max(0.0, stats.started + seconds - time.perf_counter())))
+        samples.append((time.perf_counter(), clock.read()))
+    t2 = samples[-1][1]
+    cut = stats.burst_end()
+    t1 = next((c for at, c in samples if at >= cut), t2)
     rss_loaded = _proc_rss(pid)
     await asyncio.sleep(1.0)  # let in-flight strokes come back
     load_after = os.getloadavg()[0]
@@ -446,10 +462,10 @@ def report(label: str, r: Result) -> list[str]:
         f"{st.strokes / r.seconds:.1f} strokes/s",
         f"  stroke -> stroke_played: all p50 {_ms(st.latencies, 0.5)} ms p99 "
         f"{_ms(st.latencies, 0.99)} ms max {_ms(st.latencies, 1.0)} ms ({len(st.latencies)})",
-        f"    start burst (sent in the first {BURST_SECONDS:.0f} s): p50 {_ms(burst, 0.5)} ms "
-        f"p99 {_ms(burst, 0.99)} ms ({len(burst)} strokes)",
+        f"    start burst (until the last room's break, {st.burst_end() - st.started:.0f} s): "
+        f"p50 {_ms(burst, 0.5)} ms p99 {_ms(burst, 0.99)} ms ({len(burst)} strokes)",
         f"    steady state (sent after it): p50 {_ms(steady, 0.5)} ms p99 {_ms(steady, 0.99)} ms "
-        f"({len(steady)} strokes, {len(steady) / max(1e-9, r.seconds - BURST_SECONDS):.1f}/s)",
+        f"({len(steady)} strokes, {len(steady) / max(1e-9, r.cpu_steady.seconds):.1f}/s)",
         f"  lag stroke -> lag_result: p50 {_ms(lags, 0.5)} ms p99 {_ms(lags, 0.99)} ms "
         f"({len(lags)} lags in {len({k[0] for k in st.lags})} rooms)",
         f"  server side (stroke received -> stroke_played queued): p50 <= "
