@@ -29,6 +29,8 @@ import msgpack
 import redis.asyncio as aioredis
 import redis.exceptions
 
+from server.cluster.stopping import cancel
+
 if TYPE_CHECKING:
     from server.lobby import GameServer
     from server.room import ConnId
@@ -75,10 +77,7 @@ class Publisher:
         self._task = asyncio.create_task(self._run(), name="fanout-publisher")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel(self._task)
 
     def prune(self) -> None:
         """Forget hubs whose connection ended (connection ids are never reused)."""
@@ -150,11 +149,8 @@ class Subscriber:
                     await self._pubsub.unsubscribe(channel(room_id))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await cancel(self._task)
+        self._task = None
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -111,6 +111,7 @@ class Holdings:
         self._take = r.register_script(_TAKE)
         self._give = r.register_script(_GIVE)
         self._pending: set[asyncio.Task[None]] = set()
+        self._dirty = False  # a give-back failed: Redis counts more than we hold
 
     async def take(self, key: str, cap: int) -> int | None:
         """Hold one more of ``key`` if the cluster holds fewer than ``cap``: None when taken,
@@ -137,6 +138,7 @@ class Holdings:
             try:
                 await self._give(keys=[self.key], args=[key])
             except (redis.exceptions.RedisError, OSError) as exc:
+                self._dirty = True
                 log.warning("could not give back %s: %s (fixed at the next beat)", key, exc)
 
         task = asyncio.get_running_loop().create_task(send())
@@ -145,13 +147,15 @@ class Holdings:
 
     async def beat(self) -> None:
         """Keep the hash alive with the node (it expires with it); if Redis lost it (restarted
-        empty), write it again from what this node holds."""
-        if await self.r.pexpire(self.key, self.ttl_ms) or not self.mine:
+        empty) or a give-back failed, write it again from what this node holds."""
+        if await self.r.pexpire(self.key, self.ttl_ms) and not self._dirty:
             return
+        self._dirty = False
         async with self.r.pipeline(transaction=True) as pipe:
             pipe.delete(self.key)
-            pipe.hset(self.key, mapping=dict(self.mine))  # type: ignore[arg-type]
-            pipe.pexpire(self.key, self.ttl_ms)
+            if self.mine:
+                pipe.hset(self.key, mapping=dict(self.mine))  # type: ignore[arg-type]
+                pipe.pexpire(self.key, self.ttl_ms)
             await pipe.execute()
 
     async def stop(self) -> None:

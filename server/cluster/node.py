@@ -32,7 +32,9 @@ from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.fanout import Publisher, Subscriber
 from server.cluster.hub import Hub
 from server.cluster.limits import Holdings, RedisAttempts
+from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
+from server.cluster.stopping import cancel
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
 from server.store import StoreError
@@ -89,6 +91,7 @@ class ClusterNode:
         self.room_holds: dict[str, tuple[list[str], float]] = {}  # room -> keys, when taken
         self.relayed_conns: set[int] = set()  # connections that are other nodes' relays
         self.refused = 0  # connections and rooms refused by a cluster-wide cap
+        self.queue: ClusterQueue | None = None
         self._hub_lock = asyncio.Lock()
 
     # Life cycle ------------------------------------------------------------------------------
@@ -120,16 +123,18 @@ class ClusterNode:
         await self.take_over()
         await self._beat()
         self.publisher.start()
+        self.queue = ClusterQueue(self)  # quick match over the cluster
+        await self.queue.start()
+        self.server.desk.matchmaker = self.queue
         self._loop = asyncio.create_task(self._run(), name="cluster-node")
 
     async def stop(self) -> None:
         """After the server saved every room (its last write): release their leases so other
         nodes take them at once, and leave the directory."""
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        await cancel(self._loop)
         await asyncio.gather(*self._pending, return_exceptions=True)
+        if self.queue is not None:
+            await self.queue.stop()
         await asyncio.gather(*(r.close() for r in list(self.relays)), return_exceptions=True)
         await asyncio.gather(*(h.close() for h in list(self.hubs.values())), return_exceptions=True)
         await self.publisher.stop()
@@ -153,6 +158,14 @@ class ClusterNode:
             raise RuntimeError(f"room id {room_id} is already held")
         await self.directory.opened(room_id)
         return None
+
+    async def claim_quick(self, room_id: str, creator: str | None) -> None:
+        """A quick match's room (server/cluster/queue.py): its lease before its first write,
+        so that the other player's node finds it at once; counted for its creator."""
+        if not await self._acquire(room_id):  # 2^40 ids: never seen
+            raise RuntimeError(f"room id {room_id} is already held")
+        await self.directory.opened(room_id)
+        await self._hold_room(room_id, creator)
 
     # Limits across nodes (server/cluster/limits.py) ----------------------------------------
     async def take_room(self, room_id: str, client: Client) -> str | None:
