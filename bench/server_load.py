@@ -391,11 +391,14 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     lag_s = _metric(port, "carom_loop_lag_seconds")
     server_p50 = _histogram_pct(port, 0.5)
     server_p99 = _histogram_pct(port, 0.99)
-    for c in conns:
-        await c.ws.close()
     for t in tasks:
         t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    strokes_due = [c.pending for c in conns if c.pending is not None]
+    for t in strokes_due:
+        t.cancel()
+    await asyncio.gather(*tasks, *strokes_due, return_exceptions=True)
+    for c in conns:
+        await c.ws.close()
     return Result(
         rooms,
         seconds,
