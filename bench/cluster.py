@@ -10,6 +10,7 @@ and is skipped when PostgreSQL or Redis is not installed.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
 import statistics
@@ -26,7 +27,9 @@ STROKES = 500
 SAMPLES = 100
 FANOUT_WATCHERS = 200
 FANOUT_LINES = 15
-SCALE_ROOMS = 60  # rooms in the whole cluster, the same at 1, 2 and 3 nodes
+# Rooms in the whole cluster, the same at 1, 2 and 3 nodes; CAROM_BENCH_CLUSTER_ROOMS=300 for
+# the short heavier run of docs/benchmarks.md, CAROM_BENCH_CLUSTER_ONLY=scale for that part only.
+SCALE_ROOMS = int(os.environ.get("CAROM_BENCH_CLUSTER_ROOMS", "60"))
 SCALE_SECONDS = 20.0
 ROOMS = 1000
 TAKEOVER_ROOMS = 30  # rooms on the node that is killed
@@ -214,6 +217,7 @@ async def _fanout(pg_url: str, redis_url: str) -> list[str]:
                 await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
                 watchers.append(w)
             spreads = []
+            await asyncio.sleep(1.0)  # the arrivals (and the last round's goodbyes) settle
             cpu0 = sl._proc_cpu(a.proc.pid)
             for k in range(FANOUT_LINES):
                 t0 = time.perf_counter()
@@ -406,6 +410,9 @@ async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
             f"{'hub-served' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
             f"errors {errors}, seq gaps {stats.gaps + far.gaps + relayed.gaps}"
         )
+    except Exception as exc:  # what the nodes said about it, in the report
+        said = [x for p in procs for x in p.log if "WARNING" in x or "ERROR" in x][-8:]
+        raise RuntimeError(f"{exc}; the nodes logged: {said}") from None
     finally:
         for p in procs:
             p.stop()
@@ -423,6 +430,11 @@ def run() -> Iterator[str]:
         pg = engines.start_postgres(root / "pg", durable=True)
         redis = engines.start_redis(root / "redis")
         yield "engines: PostgreSQL and Redis on loopback, on the same 2 shared cores as this bench"
+        if os.environ.get("CAROM_BENCH_CLUSTER_ONLY") == "scale":
+            for n in (1, 2, 3):
+                db = pg.create_database(f"bench_scale_{n}")
+                yield asyncio.run(_scale(db, redis.url(), n, f"s{n}-"))
+            return
         sqlite = open_store(str(root / "base.db"))
         try:
             base = _stroke_ms(sqlite)

@@ -62,6 +62,10 @@ class ClusterNode:
         self.server = server
         self.config = config
         self.redis: aioredis.Redis = connect(config.redis_url)
+        # Everything else (fan-out, limits, quick match) on connections of its own: a burst of
+        # clients connecting (each counted against its address's cap) must never keep the
+        # leases from being renewed in time.
+        self.traffic: aioredis.Redis = connect(config.redis_url)
         url = config.public_url or f"ws://{server.config.host}:{server.port}/"
         self.directory = Directory(self.redis, config.node, url, config.lease_ms)
         self.leases = Leases(self.redis, config.node, self.directory.info.instance, config.lease_ms)
@@ -79,13 +83,13 @@ class ClusterNode:
         self.hubs: dict[str, Hub] = {}  # room_id -> the hub serving our spectators of it
         # Fan-out (server/cluster/fanout.py): our rooms' broadcasts published once for the
         # other nodes' hubs, and the channels of the rooms our hubs watch.
-        self.publisher = Publisher(self.redis, server)
-        self.subscriber = Subscriber(self.redis, self._fanned_out)
+        self.publisher = Publisher(self.traffic, server)
+        self.subscriber = Subscriber(self.traffic, self._fanned_out)
         self.hub_gaps = 0  # seq gaps seen by hubs that ended
         # Limits across nodes (server/cluster/limits.py): connections per address, open rooms
         # per identity and per address, counted over every live node.
         self.holdings = Holdings(
-            self.redis, config.node, self.directory.info.instance, config.lease_ms
+            self.traffic, config.node, self.directory.info.instance, config.lease_ms
         )
         self.conn_holds: dict[int, str] = {}  # connection -> its address's key
         self.room_holds: dict[str, tuple[list[str], float]] = {}  # room -> keys, when taken
@@ -106,16 +110,16 @@ class ClusterNode:
             self.secret = value.decode() if isinstance(value, bytes) else str(value)
             accounts = self.server.config.accounts
             self.server.desk.by_name = RedisAttempts(
-                self.redis,
+                self.traffic,
                 "login",
                 accounts.name_failures,
                 int(accounts.name_window_s * 1000),
             )
         except redis.exceptions.RedisError as exc:
-            await self.redis.aclose()
+            await self._close_clients()
             raise StoreError(f"cannot reach Redis at {self.config.redis_url} ({exc})") from None
         except NodeNameTaken as exc:
-            await self.redis.aclose()
+            await self._close_clients()
             raise StoreError(str(exc)) from None
         store = self.server.store
         assert store is not None
@@ -145,7 +149,11 @@ class ClusterNode:
             self.held.clear()
             await self.holdings.stop()
             await self.directory.leave()
+        await self._close_clients()
+
+    async def _close_clients(self) -> None:
         await self.redis.aclose()
+        await self.traffic.aclose()
 
     # Rooms -----------------------------------------------------------------------------------
     async def claim(self, room_id: str, client: Client) -> str | None:

@@ -94,7 +94,7 @@ class ClusterQueue:
 
     def __init__(self, node: ClusterNode) -> None:
         self.node = node
-        self.r: aioredis.Redis = node.redis
+        self.r: aioredis.Redis = node.traffic
         self.me = node.leases.me  # NODE/INSTANCE
         self.local: dict[Hashable, Ticket] = {}  # conn -> this node's waiting tickets
         self.paired = 0  # pairings made while this node was the matcher
