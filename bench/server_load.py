@@ -38,6 +38,7 @@ from server.process import ServerProcess
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 
 # One size or several, comma-separated (CAROM_BENCH_ROOMS=1000,2000): each runs after the same
 # light baseline.
@@ -151,7 +152,9 @@ async def _strike_later(c: Conn) -> None:
     if time.monotonic() >= c.stop_at:
         return
     # Gentle random strokes: a few seconds of table time each, like a careful position game.
-    stroke = ts.Stroke(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
+    stroke = ts.Stroke(
+        cue=CueParams(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
+    )
     c.sent_at = time.perf_counter()
     c.stats.breaks.setdefault(c.room_id, c.sent_at)
     await c.send(stroke)
@@ -161,7 +164,7 @@ async def _lag_later(c: Conn) -> None:
     await asyncio.sleep(c.rng.uniform(0.3, 3.0))
     aim = c.rng.uniform(-LAG_AIM_DEG, LAG_AIM_DEG) % 360.0
     c.lag_sent_at = time.perf_counter()
-    await c.send(ts.Stroke(direction=aim, speed=c.rng.uniform(*LAG_SPEED)))
+    await c.send(ts.Stroke(cue=CueParams(direction=aim, speed=c.rng.uniform(*LAG_SPEED))))
 
 
 async def _player(c: Conn) -> None:
