@@ -55,7 +55,7 @@ def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[tuple[in
 
     out = []
     for i, b in enumerate(balls):
-        problem = Problem("three_cushion", "match", b, "white")
+        problem = Problem.of("three_cushion", "match", b, "white")
         plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
         scored = Judge(problem).run(plan.stroke()).points
         out.append((scored, plan.think_s, plan.sims))

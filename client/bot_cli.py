@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from shared.protocol import DISCIPLINES  # the wire names, one list
+from shared.protocol import to_server as ts
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -175,7 +176,7 @@ async def play(args: argparse.Namespace) -> str:
                     say(describe_result(over, seat))
                     # Wait for ``left``: a queue request that overtook the leave would be
                     # refused (still in the room).
-                    await session.request("leave")
+                    await session.request(ts.Leave())
                     session.state.leave_room()
                     say(f"waiting in quick match again ({args.queue})")
                     seat = await session.quick_match(args.queue, args.distance, args.level)

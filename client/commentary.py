@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from client.state import TableState
+from shared.protocol.views import ball_of
 
 DISCIPLINE_NAMES = {
     "three_cushion": "three-cushion",
@@ -62,10 +63,9 @@ class Commentary:
         return f"seat {seat}"
 
     def ball_of(self, seat: int) -> str:
+        """R-LAG-7 (``shared.protocol.views.ball_of``, the rule written once)."""
         white = self.state.match.get("white_seat")
-        if not isinstance(white, int):
-            return "white" if seat == 0 else "yellow"
-        return "white" if seat == white else "yellow"
+        return ball_of(white if isinstance(white, int) else None, seat)
 
     # Lines ----------------------------------------------------------------------------------
     def feed(self, msg: Mapping[str, Any]) -> list[str]:

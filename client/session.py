@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -33,8 +34,11 @@ from websockets.asyncio.client import ClientConnection
 from client import wire
 from client.identity import IdentityStore
 from client.state import TableState
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage
 from shared.protocol.errors import ProtocolError
 from shared.protocol.to_server import PROTOCOL_VERSION
+from shared.protocol.views import CueParams
 
 log = logging.getLogger(__name__)
 
@@ -160,24 +164,24 @@ class Session:
         self.state.clock_offset_ms = best[1]
 
     # Requests -----------------------------------------------------------------------------
-    async def request(self, t: str, **fields: Any) -> dict[str, Any]:
-        """Send a request and wait for the server's direct answer (the message whose ``re``
-        echoes our id). Raises :class:`ServerError` when the answer is ``error``,
-        :class:`ConnectionLost` when the link drops first, TimeoutError after
-        ``request_timeout``, and ProtocolError (before sending) for bad fields."""
+    async def request(self, msg: ClientMessage) -> dict[str, Any]:
+        """Send a request (a ``shared.protocol`` message: its fields were checked when it was
+        built) and wait for the server's direct answer (the message whose ``re`` echoes our
+        id). Raises :class:`ServerError` when the answer is ``error``, :class:`ConnectionLost`
+        when the link drops first, TimeoutError after ``request_timeout``."""
         msg_id, fut = self._new_request()
-        await self._send(t, msg_id, fields)
+        await self._send(msg, msg_id)
         try:
             return await asyncio.wait_for(fut, self.request_timeout)
         finally:
             self._pending.pop(msg_id, None)
 
-    async def send(self, t: str, **fields: Any) -> int:
+    async def send(self, msg: ClientMessage) -> int:
         """Send without waiting; returns the id (an ``error`` answer arrives as an event with
         ``re`` equal to it)."""
         msg_id = self._next_id
         self._next_id += 1
-        await self._send(t, msg_id, fields)
+        await self._send(msg, msg_id)
         return msg_id
 
     def _new_request(self) -> tuple[int, asyncio.Future[dict[str, Any]]]:
@@ -187,8 +191,8 @@ class Session:
         self._pending[msg_id] = (fut, local_ms())
         return msg_id, fut
 
-    async def _send(self, t: str, msg_id: int, fields: dict[str, Any]) -> None:
-        frame = wire.encode(wire.request(t, id=msg_id, **fields))  # ProtocolError: bad field
+    async def _send(self, msg: ClientMessage, msg_id: int) -> None:
+        frame = wire.encode(dataclasses.replace(msg, id=msg_id))
         ws = self._ws
         if ws is None:
             raise ConnectionLost("not connected")
@@ -199,18 +203,18 @@ class Session:
 
     # The protocol's requests, one method each (PROTOCOL.md "Client to server") ------------
     async def list_rooms(self) -> list[dict[str, Any]]:
-        rooms = (await self.request("list_rooms")).get("rooms")
+        rooms = (await self.request(ts.ListRooms())).get("rooms")
         return list(rooms) if isinstance(rooms, list) else []
 
     async def create_room(self, discipline: str, **options: Any) -> str:
         """Create a room (options as in PROTOCOL.md ``create_room``); returns its id. Creating
         does not seat us: call :meth:`join` next."""
-        answer = await self.request("create_room", discipline=discipline, **options)
+        answer = await self.request(ts.CreateRoom(discipline=discipline, **options))
         return str(answer["room_id"])
 
     async def join(self, room_id: str, password: str | None = None) -> int:
         """Take a free seat; returns the seat (0/1). The seat token is kept for ``rejoin``."""
-        answer = await self.request("join", room_id=room_id, password=password)
+        answer = await self.request(ts.Join(room_id=room_id, password=password))
         if answer.get("t") == "joined":
             self.state.enter_room(
                 str(answer["room_id"]), int(answer["seat"]), str(answer["seat_token"])
@@ -220,20 +224,18 @@ class Session:
             # The player who fills the room gets no snapshot of its own (the match starts at
             # once); ask for one so the tracked state has the room's options and players.
             with contextlib.suppress(ServerError, TimeoutError):
-                await self.request("sync")
+                await self.request(ts.Sync())
         return int(answer["seat"])
 
     async def login(self, name: str, password: str) -> dict[str, Any]:
         """Become the registered player ``name`` (docs/accounts.md); returns ``welcome``.
         Its new token is kept, so a reconnection stays logged in."""
-        return self._adopt(await self.request("login", name=name, password=password))
+        return self._adopt(await self.request(ts.Login(name=name, password=password)))
 
     async def register(self, name: str, password: str, bot: bool = False) -> dict[str, Any]:
         """Claim ``name`` for this identity with a password; returns ``welcome``."""
-        fields: dict[str, Any] = {"name": name, "password": password}
-        if bot:
-            fields["bot"] = True
-        return self._adopt(await self.request("register", **fields))
+        msg = ts.Register(name=name, password=password, bot=True if bot else None)
+        return self._adopt(await self.request(msg))
 
     async def quick_match(
         self, discipline: str, distance: int | None = None, level: int | None = None
@@ -243,14 +245,14 @@ class Session:
         joined = asyncio.ensure_future(self.wait_for(lambda m: m.get("t") == "joined"))
         await asyncio.sleep(0)  # the listener is in place before the request goes out
         try:
-            await self.request("queue", discipline=discipline, distance=distance, level=level)
+            await self.request(ts.Queue(discipline=discipline, distance=distance, level=level))
             msg = await joined
         finally:
             joined.cancel()
         return int(msg["seat"])  # its seat token is kept as it arrived (_on_frame)
 
     async def unqueue(self) -> None:
-        await self.request("unqueue")
+        await self.request(ts.Unqueue())
 
     def _adopt(self, welcome: dict[str, Any]) -> dict[str, Any]:
         self.state.player_id = str(welcome.get("player_id"))
@@ -269,7 +271,7 @@ class Session:
         if token is None:
             raise ServerError("bad_token", "You hold no seat in that room.")
         try:
-            answer = await self.request("rejoin", room_id=room_id, seat_token=token)
+            answer = await self.request(ts.Rejoin(room_id=room_id, seat_token=token))
         except ServerError as exc:
             if exc.code in ("bad_token", "no_such_room"):
                 self._forget_seat(room_id)
@@ -301,63 +303,47 @@ class Session:
     async def spectate(self, room_id: str, password: str | None = None) -> dict[str, Any]:
         self.state.enter_room(room_id, None, None)
         self._spectate_password = password
-        return await self.request("spectate", room_id=room_id, password=password)
+        return await self.request(ts.Spectate(room_id=room_id, password=password))
 
     async def leave(self) -> None:
         with contextlib.suppress(ServerError):
-            await self.send("leave")
+            await self.send(ts.Leave())
         self.state.leave_room()
 
-    async def stroke(
-        self,
-        direction: float,
-        speed: float,
-        tip_x: float = 0.0,
-        tip_y: float = 0.0,
-        elevation: float = 0.0,
-        spot: str | None = None,
-    ) -> int:
-        return await self.send(
-            "stroke",
-            direction=direction % 360.0,
-            speed=speed,
-            tip_x=tip_x,
-            tip_y=tip_y,
-            elevation=elevation,
-            spot=spot,
-        )
+    async def stroke(self, cue: CueParams) -> int:
+        return await self.send(ts.Stroke(cue=cue))
 
     async def choose_break(self, breaker: str) -> int:
-        return await self.send("choose_break", breaker=breaker)
+        return await self.send(ts.ChooseBreak(breaker=breaker))
 
     async def respot(self) -> int:
-        return await self.send("respot")
+        return await self.send(ts.Respot())
 
     async def place(self, balls: dict[str, tuple[float, float]]) -> dict[str, Any]:
-        return await self.request("place", balls=balls)
+        return await self.request(ts.Place(balls=balls))
 
     async def timeout(self) -> int:
-        return await self.send("timeout")
+        return await self.send(ts.TimeOut())
 
     async def resume(self) -> int:
-        return await self.send("resume")
+        return await self.send(ts.Resume())
 
     async def concede(self) -> int:
-        return await self.send("concede")
+        return await self.send(ts.Concede())
 
     async def rematch(self) -> int:
-        return await self.send("rematch")
+        return await self.send(ts.Rematch())
 
     async def chat(self, text: str) -> int:
-        return await self.send("chat", text=text)
+        return await self.send(ts.Chat(text=text))
 
     async def sync(self) -> dict[str, Any]:
-        return await self.request("sync")
+        return await self.request(ts.Sync())
 
     async def ping(self) -> float:
         """One round trip; updates the clock offset; returns the round trip in ms."""
         sent = local_ms()
-        pong = await self.request("ping")
+        pong = await self.request(ts.Ping())
         received = local_ms()
         self._clock_sample(sent, received, pong.get("server_time_ms"))
         return received - sent
@@ -390,7 +376,7 @@ class Session:
         sent = local_ms()
         try:
             welcome = await self.request(
-                "hello", v=PROTOCOL_VERSION, name=self.name, token=self.token
+                ts.Hello(v=PROTOCOL_VERSION, name=self.name, token=self.token)
             )
         except ServerError as exc:
             if exc.code != "bad_token" or self.token is None:
@@ -400,7 +386,7 @@ class Session:
             log.info("identity token refused (%s); starting a new identity", exc.message)
             self.token = None
             sent = local_ms()
-            welcome = await self.request("hello", v=PROTOCOL_VERSION, name=self.name)
+            welcome = await self.request(ts.Hello(v=PROTOCOL_VERSION, name=self.name))
         self._clock_sample(sent, local_ms(), welcome.get("server_time_ms"))
         self.state.player_id = str(welcome.get("player_id"))
         token = welcome.get("token")
@@ -433,7 +419,8 @@ class Session:
 
                 self.listeners.append(on_snapshot)
                 try:
-                    await self.request("rejoin", room_id=room_id, seat_token=self.state.seat_token)
+                    token = self.state.seat_token
+                    await self.request(ts.Rejoin(room_id=room_id, seat_token=token))
                     await asyncio.wait_for(snapshot, self.request_timeout)
                 except ServerError as exc:
                     self.state.leave_room()
@@ -449,7 +436,8 @@ class Session:
                 finally:
                     self.listeners.remove(on_snapshot)
             elif room_id is not None and self.state.spectating:
-                await self.request("spectate", room_id=room_id, password=self._spectate_password)
+                password = self._spectate_password
+                await self.request(ts.Spectate(room_id=room_id, password=password))
             self._emit({"t": "connection", "status": "restored"})
         except (ConnectionLost, TimeoutError, ServerError) as exc:
             log.info("resuming the session failed (%s); the read loop will retry", exc)
@@ -524,7 +512,7 @@ class Session:
     async def _sync_after_gap(self) -> None:
         try:
             with contextlib.suppress(ConnectionLost, TimeoutError, ServerError):
-                await self.request("sync")
+                await self.request(ts.Sync())
         finally:
             self._syncing = False
 

@@ -176,8 +176,8 @@ class TableState:
         self.match["deadline_ms"] = msg.get("deadline_ms")
         if isinstance(msg.get("phase"), str):
             self.match["phase"] = msg["phase"]
-        if "frozen" in msg:
-            self.match["frozen"] = msg.get("frozen")
+        # ``turn.frozen`` says what the match view's ``frozen`` (sent with the stroke before it)
+        # already shows in full: the view keeps its own.
 
     def _call(self, msg: dict[str, Any]) -> None:
         self.calls.append(msg)

@@ -10,41 +10,17 @@ and a newer server that adds fields or message types does not break an older cli
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import fields
 from typing import Any
 
 import msgpack
 
 from shared.protocol import codec
 from shared.protocol.base import ClientMessage
-from shared.protocol.errors import BadField, BadMessage, TooLarge, UnknownType
+from shared.protocol.errors import BadMessage, TooLarge
 
 MAX_FRAME = codec.MAX_SERVER_FRAME
 
 _BY_TYPE = codec.CLIENT_TYPES
-
-
-def request(t: str, **fields_: Any) -> ClientMessage:
-    """The client message of type ``t`` with these fields (wire names), validated.
-
-    Fields that are None are left out, as the protocol treats a missing optional field."""
-    cls = _BY_TYPE.get(t)
-    if cls is None:
-        raise UnknownType(f"no client message is called {t!r}")
-    wire_to_py = {w: p for p, w in cls.WIRE.items()}
-    known = {f.name for f in fields(cls)}
-    kwargs: dict[str, Any] = {}
-    for key, value in fields_.items():
-        if value is None:
-            continue
-        name = wire_to_py.get(key, key)
-        if name not in known:
-            raise BadField(f"{t} has no field {key!r}", field=key)
-        kwargs[name] = value
-    try:
-        return cls(**kwargs)
-    except TypeError as exc:  # a required field is missing
-        raise BadField(f"{t}: {exc}") from None
 
 
 def encode(msg: ClientMessage) -> bytes:

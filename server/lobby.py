@@ -57,6 +57,7 @@ from server.lobby_core import (
 from server.metrics import Metrics
 from server.redact import redacted
 from server.room import ConnId, Member, Room
+from server.rows import match_rows
 from server.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
@@ -559,7 +560,7 @@ class GameServer:
                 rooms = await self.cluster.rooms(500)  # every node's (from Redis)
             else:
                 rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
-            self._reply(client, tc.Rooms(rooms=rooms, re=re))
+            self._reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
         elif route is Route.CREATE:
             assert isinstance(msg, ts.CreateRoom)
             await self._create(client, msg)
@@ -575,7 +576,7 @@ class GameServer:
                 msg.before,
                 client.player_id,
             )
-            self._reply(client, tc.Matches(matches=found, re=re))
+            self._reply(client, tc.Matches(matches=match_rows(found), re=re))
         elif route is Route.REPLAY:
             assert isinstance(msg, ts.GetReplay)
             await self._replay(client, msg)

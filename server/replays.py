@@ -15,9 +15,11 @@ from typing import Any, Final
 
 import msgpack
 
+from server import rows as wire_rows
 from server.store_api import GameStore
 from shared.protocol import encode
 from shared.protocol import to_client as tc
+from shared.protocol.views import ReplayStroke
 
 PAGE_BYTES: Final = 1 << 20  # strokes in one replay message, at most (about)
 STROKE_OVERHEAD: Final = 48  # n, kind, seat, played_ms around each stored record
@@ -33,24 +35,25 @@ def build(
         rows = store.strokes(match["match_id"], after, limit, db=db)
     finally:
         db.close()
-    strokes: list[dict[str, Any]] = []
+    strokes: list[ReplayStroke] = []
     size = 0
     next_after: int | None = None
     for n, kind, seat, played_ms, record in rows:
         if strokes and size + len(record) + STROKE_OVERHEAD > PAGE_BYTES:
-            next_after = strokes[-1]["n"]
+            next_after = strokes[-1].n
             break
         body = msgpack.unpackb(record, raw=False)
-        strokes.append({"n": n, "kind": kind, "seat": seat, "played_ms": played_ms, **body})
+        row = {**body, "n": n, "kind": kind, "seat": seat, "played_ms": played_ms}
+        strokes.append(wire_rows.replay_stroke(row))
         size += len(record) + STROKE_OVERHEAD
     if next_after is None and limit is not None and len(rows) == limit and rows:
-        next_after = strokes[-1]["n"]  # a full page: there may be more
+        next_after = strokes[-1].n  # a full page: there may be more
     reply = tc.Replay(
         match_id=match["match_id"],
-        room=match,
-        strokes=strokes,
+        room=wire_rows.replay_room(match),
+        strokes=tuple(strokes),
         finished=match["finished_ms"] is not None,
-        scoresheet=match["scoresheet"],
+        scoresheet=wire_rows.scoresheet(match["scoresheet"]),
         next_after=next_after,
     )
     return encode(reply), len(strokes)

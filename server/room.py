@@ -32,6 +32,7 @@ from shared.physics.types import Stroke as Cue
 from shared.protocol import ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol import views as pv
 from shared.protocol.base import ClientMessage, ServerMessage
 from shared.rules import IllegalAction, MatchState, Phase, Verdict
 from shared.rules.placement import Side
@@ -168,24 +169,21 @@ def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
     return tc.Error(code=code, message=exc.message, re=re)
 
 
-def result_wire(verdict: Verdict) -> dict[str, Any]:
-    """A verdict as the protocol's ``result`` map."""
-    return {
-        "points": verdict.points,
-        "foul": None
-        if verdict.foul is None
-        else {
-            "rule_id": verdict.foul.rule_id,
-            "code": verdict.foul.code,
-            "text": verdict.foul.text,
-        },
-        "calls": [{"code": c.code, "text": c.text, "rule_id": c.rule_id} for c in verdict.calls],
-        "respots": {b: [p[0], p[1]] for b, p in verdict.respots.items()},
-        "next_shooter": verdict.next_shooter,
-        "game_over": None
-        if verdict.game_over is None
-        else {"winner": verdict.game_over.winner, "reason": verdict.game_over.reason.value},
-    }
+def result_view(verdict: Verdict) -> pv.StrokeResult:
+    """A verdict as the protocol's ``result``."""
+    foul = verdict.foul
+    return pv.StrokeResult(
+        points=verdict.points,
+        foul=None
+        if foul is None
+        else pv.FoulView(rule_id=foul.rule_id, code=foul.code, text=foul.text),
+        calls=tuple(
+            pv.CallView(code=c.code, text=c.text, rule_id=c.rule_id) for c in verdict.calls
+        ),
+        respots={b: (p[0], p[1]) for b, p in verdict.respots.items()},
+        next_shooter=verdict.next_shooter,
+        game_over=rules.result_view(verdict.game_over),
+    )
 
 
 class Room:
@@ -215,7 +213,7 @@ class Room:
         self._jobs = 0
         self._turn_key: tuple[Any, ...] | None = None
         self.strokes_played = 0
-        self.last_motion: dict[str, Any] | None = None  # last stroke_played / lag_result map
+        self.last_motion: tc.StrokePlayed | tc.LagResult | None = None  # as broadcast
         self.lag_failures = 0
         self.closed = False
         self.chat_tokens = CHAT_BURST
@@ -356,50 +354,55 @@ class Room:
     def is_empty(self) -> bool:
         return not self.conns()
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> pv.RoomSummary:
         """One entry of ``rooms`` (PROTOCOL.md)."""
-        return {
-            "room_id": self.room_id,
-            "discipline": self.options.discipline.value,
-            "distance": self.options.target,
-            "players": [None if s is None else s.name for s in self.seats[: self.seat_count]],
-            "spectators": len(self.spectators),
-            "phase": self.state.phase.value,
-            "private": self.private,
-            "practice": self.practice,
-        }
+        return pv.RoomSummary(
+            room_id=self.room_id,
+            discipline=self.options.discipline.value,
+            distance=self.options.target,
+            players=tuple(None if s is None else s.name for s in self.seats[: self.seat_count]),
+            spectators=len(self.spectators),
+            phase=self.state.phase.value,
+            private=self.private,
+            practice=self.practice,
+        )
 
-    def room_view(self) -> dict[str, Any]:
+    def room_view(self) -> pv.RoomView:
         opts = self.options
-        return {
-            **self.summary(),
-            "options": {
-                "discipline": opts.discipline.value,
-                "distance": opts.target,
-                "shot_clock_s": opts.shot_clock_s,
-                "innings_limit": opts.innings_limit,
-                "sets": opts.sets,
-                "equalizing": opts.equalizing_applies,
-                "timeout_s": opts.timeout_s,
-                "grace_s": opts.grace_s,
-                "table": opts.table,
-                "practice": opts.practice,
+        s = self.summary()
+        return pv.RoomView(
+            room_id=s.room_id,
+            discipline=s.discipline,
+            distance=s.distance,
+            players=s.players,
+            spectators=s.spectators,
+            phase=s.phase,
+            private=s.private,
+            practice=s.practice,
+            options=pv.RoomOptions(
+                discipline=opts.discipline.value,
+                distance=opts.target,
+                shot_clock_s=opts.shot_clock_s,
+                innings_limit=opts.innings_limit,
+                sets=opts.sets,
+                equalizing=opts.equalizing_applies,
+                timeout_s=opts.timeout_s,
+                grace_s=opts.grace_s,
+                table=opts.table,
+                practice=opts.practice,
                 # R-DISC-FREE: the corner zones' legs in force (scaled with the table)
-                "corner_zone_leg": opts.zone_leg,
-            },
-            "seats": [
+                corner_zone_leg=opts.zone_leg,
+            ),
+            seats=tuple(
                 None
                 if s is None
-                else {
-                    "player_id": s.player_id,
-                    "name": s.name,
-                    "connected": s.conn is not None,
-                    "left": s.left,
-                }
+                else pv.SeatView(
+                    player_id=s.player_id, name=s.name, connected=s.conn is not None, left=s.left
+                )
                 for s in self.seats[: self.seat_count]
-            ],
-            "match_id": self.match_id,
-        }
+            ),
+            match_id=self.match_id,
+        )
 
     def snapshot(
         self, seat: int | None, re: int | None = None, now: int | None = None
@@ -407,7 +410,7 @@ class Room:
         """The room now; while the last stroke's balls still roll, that stroke too, so a client
         that arrives mid-stroke animates the rest of it (DESIGN.md "Life of a stroke" 5)."""
         moving = self.last_motion
-        if moving is None or now is None or now >= int(moving.get("rest_ms") or 0):
+        if moving is None or now is None or now >= (moving.rest_ms or 0):
             moving = None
         return tc.Snapshot(
             seq=self.seq,
@@ -608,10 +611,9 @@ class Room:
                         "place",
                         seat,
                         now,
-                        {
-                            "balls": {b: list(p) for b, p in msg.balls.items()},
-                            "match": rules.match_view(self.state),
-                        },
+                        pv.Placed(
+                            balls=dict(msg.balls), match=rules.match_view(self.state)
+                        ).to_wire(),
                     )
                 )
                 for conn in self.conns():
@@ -658,12 +660,12 @@ class Room:
     # Strokes -----------------------------------------------------------------------------
     def _stroke(self, fx: Effects, seat: int, msg: ts.Stroke, now: int) -> None:
         try:
-            cue = Cue(**msg.cue())
+            cue = msg.cue.physics()
         except StrokeError as exc:  # unreachable after protocol checks; kept as a guard
             raise IllegalAction("bad_field", str(exc)) from None
         state = self.state
         if state.phase is Phase.LAG:
-            if msg.spot is not None:
+            if msg.cue.spot is not None:
                 raise IllegalAction("bad_field", "A starting spot is chosen on the break only.")
             self._act(fx, rules.LagStroke(seat, cue), now)
             if self.state.lag_strokes[seat] is not None:
@@ -677,7 +679,7 @@ class Room:
         # R-PLAY-4 and the turn: refuse before simulating anything (the referee checks the
         # same again when the result comes back).
         rules.check_stroke(state, seat, now)
-        spot: Side | None = "left" if msg.spot == "left" else "right" if msg.spot else None
+        spot: Side | None = "left" if msg.cue.spot == "left" else "right" if msg.cue.spot else None
         start = rules.stroke_start(state, spot)  # R-BREAK-1: the breaker's starting spot
         ball = rules.cue_ball(state)
         self._start_job(fx, "stroke", dict(start), {ball: cue}, seat, spot, now)
@@ -729,7 +731,7 @@ class Room:
                 return fx
             rest = t0 + math.ceil(result.duration * 1000)
             strokes = {
-                str(s): {**_cue_dict(result.strokes[b])}
+                str(s): pv.CueParams.of(result.strokes[b])
                 for s, b in rules.lag_balls(self.state).items()
                 if b in result.strokes
             }
@@ -737,18 +739,18 @@ class Room:
                 seq=0,
                 winner=verdict.lag_winner,
                 reason=verdict.lag_reason or "",
-                trajectory=out.trajectory,
+                trajectory=pv.Trajectory(paths=out.trajectory),
                 start_ms=t0,
                 rest_ms=rest,
                 strokes=strokes,
-                events=out.events,
+                events=_events(out.events),
                 match=rules.match_view(self.state),
             )
-            # Broadcast first: the snapshot's in_motion and the replay keep the map exactly as
-            # it was broadcast, seq included (a client compares it with what it has seen).
+            # Broadcast first: the snapshot's in_motion and the replay keep the message exactly
+            # as it was broadcast, seq included (a client compares it with what it has seen).
             msg = self._broadcast(fx, msg)
-            self.last_motion = msg.to_wire()
-            fx.strokes.append(StrokeLog("lag", None, t0, self.last_motion))
+            self.last_motion = msg
+            fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire()))
             self._announce(fx, verdict)
             return fx
         assert job.seat is not None
@@ -759,7 +761,7 @@ class Room:
             fx.to(self._seat_conn(job.seat), refusal(exc))
             return fx
         self.strokes_played += 1
-        stroke = {**_cue_dict(cue), "spot": job.spot, "ball": next(iter(job.strokes))}
+        stroke = pv.PlayedStroke(cue=pv.CueParams.of(cue, job.spot), ball=next(iter(job.strokes)))
         played = tc.StrokePlayed(
             seq=0,
             shooter=job.seat,
@@ -768,14 +770,14 @@ class Room:
             rest_ms=self.state.resting_at_ms
             if self.state.phase is not Phase.OVER
             else t0 + math.ceil(result.duration * 1000),
-            trajectory=out.trajectory,
-            events=out.events,
-            result=result_wire(verdict),
+            trajectory=pv.Trajectory(paths=out.trajectory),
+            events=_events(out.events),
+            result=result_view(verdict),
             match=rules.match_view(self.state),
         )
-        played = self._broadcast(fx, played)  # first, so the kept map carries its seq
-        self.last_motion = played.to_wire()
-        fx.strokes.append(StrokeLog("stroke", job.seat, t0, self.last_motion))
+        played = self._broadcast(fx, played)  # first, so the kept message carries its seq
+        self.last_motion = played
+        fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire()))
         # A `turn` after every stroke, even when shooter, phase and deadline are unchanged
         # (a practice room has no clock): clients wait for it before the next stroke.
         self._announce(fx, verdict, force_turn=True)
@@ -814,7 +816,9 @@ class Room:
                     log_kind,
                     before.shooter,
                     now,
-                    {"result": result_wire(verdict), "match": rules.match_view(self.state)},
+                    pv.ClockFoul(
+                        result=result_view(verdict), match=rules.match_view(self.state)
+                    ).to_wire(),
                 )
             )
         if verdict.respots and not isinstance(action, rules.PlayStroke):
@@ -848,7 +852,7 @@ class Room:
                 ),
             )
         if verdict.game_over is not None:
-            sheet = rules.scoresheet(state).to_dict()
+            sheet = rules.scoresheet(state).view()
             go = verdict.game_over
             self._broadcast(
                 fx,
@@ -860,7 +864,7 @@ class Room:
                     match_id=self.match_id,
                 ),
             )
-            fx.finished = (go.winner, go.reason.value, sheet)
+            fx.finished = (go.winner, go.reason.value, sheet.to_wire())
 
     def _broadcast(self, fx: Effects, msg: M) -> M:
         """``msg`` with the room's next seq, sent to everyone in the room; returns it as sent."""
@@ -874,16 +878,6 @@ class Room:
             return []
         holder = self.seats[seat]
         return [] if holder is None or holder.conn is None else [holder.conn]
-
-
-def _cue_dict(cue: Cue) -> dict[str, float]:
-    return {
-        "direction": cue.direction,
-        "speed": cue.speed,
-        "tip_x": cue.tip_x,
-        "tip_y": cue.tip_y,
-        "elevation": cue.elevation,
-    }
 
 
 def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
@@ -901,3 +895,8 @@ def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
             None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
         ),
     )
+
+
+def _events(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
+    """The worker's event maps (``shared.physics.event_wire``) as the protocol's events."""
+    return tuple(pv.EventView.from_wire(e, f"events[{i}]") for i, e in enumerate(events))

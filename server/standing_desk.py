@@ -32,6 +32,7 @@ from server.hashing import Busy
 from server.limits import Attempts, LocalAttempts
 from server.matchmaking import Matchmaker, Ticket, TicketQueue
 from server.room import Room
+from server.rows import leader_rows, profile_matches, standing_rows
 from server.standings import Change
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
@@ -130,7 +131,7 @@ class StandingDesk:
                 self.clock(),
             )
             self.server._reply(
-                client, tc.Leaderboard(discipline=msg.discipline, rows=rows, re=msg.id)
+                client, tc.Leaderboard(discipline=msg.discipline, rows=leader_rows(rows), re=msg.id)
             )
         else:
             await self._profile(client, msg)
@@ -321,8 +322,8 @@ class StandingDesk:
                 name=account.name if account is not None else known_as,
                 registered=account is not None,
                 bot=account is not None and account.bot,
-                standings=standings,
-                matches=matches,
+                standings=standing_rows(standings),
+                matches=profile_matches(matches),
                 re=msg.id,
             ),
         )

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ParamSpec, TypeVar
 
+import msgpack
+
 from server.record import RoomRecord as RoomRecord  # re-exported: its old home
 from server.sql import Db
 from server.standings import Standings
@@ -45,7 +47,8 @@ CREATE TABLE IF NOT EXISTS rooms (
     closed_ms INTEGER,              -- NULL while the room is open
     seq INTEGER NOT NULL,
     seats TEXT NOT NULL,            -- JSON: [{player_id, name, token_hash} | null] * 2
-    state TEXT,                     -- JSON: shared.rules.state_to_dict
+    state TEXT,                     -- shared.rules.state_to_dict: msgpack (a BLOB) since
+                                    -- version 3, JSON text before (both are read)
     match_id INTEGER,
     updated_ms INTEGER NOT NULL,
     creator TEXT                    -- player_id of who created it (room caps per identity)
@@ -89,7 +92,9 @@ VISIBLE = """(m.private = 0
     OR EXISTS (SELECT 1 FROM match_players p WHERE p.match_id = m.match_id AND p.player_id = ?)
     OR EXISTS (SELECT 1 FROM room_guests g WHERE g.room_id = m.room_id AND g.player_id = ?))"""
 MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
-SCHEMA_VERSION = 2  # PRAGMA user_version; 1 was the first release (no version recorded: 0)
+# PRAGMA user_version; 1 was the first release (no version recorded: 0); 3 writes the room
+# state as msgpack (a server of version 2 would fail to read it, so it refuses the file)
+SCHEMA_VERSION = 3
 # Columns added since version 1, for files written by an older server.
 MIGRATIONS = (
     ("rooms", "creator", "ALTER TABLE rooms ADD COLUMN creator TEXT"),
@@ -309,12 +314,18 @@ class Store:
                 r.created_ms,
                 r.seq,
                 json.dumps(r.seats),
-                None if r.state is None else json.dumps(r.state),
+                None if r.state is None else self._state_column(r.state),
                 r.match_id,
                 now_ms,
                 r.creator,
             ),
         )
+
+    def _state_column(self, state: dict[str, Any]) -> bytes | str:
+        """The referee state as stored: msgpack, ~4× faster to write than JSON and a third
+        smaller (a room is saved after every input: at 2 000 rooms JSON was ~8 % of the
+        event loop's time, docs/benchmarks.md)."""
+        return bytes(msgpack.packb(state, use_bin_type=True))
 
     def save_room(self, r: RoomRecord, now_ms: int) -> None:
         with self._transaction():
@@ -339,7 +350,7 @@ class Store:
                 created_ms=row[4],
                 seq=row[5],
                 seats=json.loads(row[6]),
-                state=None if row[7] is None else json.loads(row[7]),
+                state=None if row[7] is None else _state_from_column(row[7]),
                 match_id=row[8],
                 updated_ms=row[9],
                 creator=row[10],
@@ -581,6 +592,14 @@ class _Tx:
         if db.in_transaction:  # SQLite may already have rolled back (SQLITE_FULL does)
             with contextlib.suppress(sqlite3.Error):
                 db.execute("ROLLBACK")
+
+
+def _state_from_column(value: bytes | str) -> dict[str, Any]:
+    """The referee state from its column: msgpack bytes, or JSON text (rows written before
+    schema version 3, and PostgreSQL's)."""
+    if isinstance(value, str):
+        return dict(json.loads(value))
+    return dict(msgpack.unpackb(value, raw=False))
 
 
 def _damaged(path: str, detail: str) -> str:

@@ -10,7 +10,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from shared.physics.types import MAX_ELEVATION, MAX_SPEED, MISCUE_LIMIT, Stroke
+from shared.physics.types import MAX_ELEVATION, MAX_SPEED, MISCUE_LIMIT
+from shared.protocol.views import CueParams
 from shared.table import BallName, Point, TableSpec
 
 MIN_SPEED = 0.05  # m/s: a release below this cancels the stroke instead of nudging the ball
@@ -123,18 +124,21 @@ class AimState:
         back = -((at[0] - self.pull_anchor[0]) * dx + (at[1] - self.pull_anchor[1]) * dy)
         self.set_speed(MAX_SPEED * max(0.0, back) / FULL_PULL)
 
-    def release(self) -> Stroke | None:
+    def release(self) -> CueParams | None:
         """End a drag: the stroke to send, or None when the pull was too small to mean a shot."""
         self.pulling = False
         if self.speed < MIN_SPEED:
             return None
         return self.stroke()
 
-    def stroke(self) -> Stroke:
-        return Stroke(
-            direction=self.direction % 360.0,
-            speed=min(MAX_SPEED, max(MIN_SPEED, self.speed)),
-            tip_x=self.tip_x,
-            tip_y=self.tip_y,
-            elevation=self.elevation,
+    def stroke(self, spot: str | None = None) -> CueParams:
+        """The aim as the cue parameters a ``stroke`` message carries (rounded: a player's
+        hand is not finer than this, and the wire stays short)."""
+        return CueParams(
+            direction=round(self.direction % 360.0, 4) % 360.0,
+            speed=round(min(MAX_SPEED, max(MIN_SPEED, self.speed)), 4),
+            tip_x=round(self.tip_x, 4),
+            tip_y=round(self.tip_y, 4),
+            elevation=round(self.elevation, 3),
+            spot=spot,
         )

@@ -19,6 +19,8 @@ from pyglet.event import EventDispatcher
 from client.app.model import GameModel
 from client.app.sound import Sounds
 from client.app.standing import StandingState
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -33,7 +35,7 @@ TITLE = "Carom"
 class Network(Protocol):
     """What the controller needs from the network bridge (``client.app.bridge.Bridge``)."""
 
-    def send(self, msg: dict[str, Any]) -> None: ...
+    def send(self, msg: ClientMessage) -> None: ...
 
     def drain(self) -> list[dict[str, Any]]: ...
 
@@ -52,7 +54,7 @@ class Controller:
         self.model = model if model is not None else GameModel()
         self.net = net
         self.sounds = sounds if sounds is not None else Sounds(enabled=False)
-        self.sent: list[dict[str, Any]] = []  # every request this window made, oldest first
+        self.sent: list[ClientMessage] = []  # every request this window made, oldest first
         self.url: str | None = None
         self._join_created = False  # join the next room_created (create-and-join, practice)
         self._join_password: str | None = None
@@ -65,8 +67,8 @@ class Controller:
         self.on_message.append(lambda msg: self.standing.fold(msg, self.model.now_ms()))
 
     # network -----------------------------------------------------------------------------------
-    def send(self, t: str, **fields: Any) -> None:
-        msg = {"t": t, **fields}
+    def send(self, msg: ClientMessage) -> None:
+        """Send a request (built, and so checked, by the caller)."""
         self.sent.append(msg)
         if self.net is not None:
             self.net.send(msg)
@@ -98,7 +100,7 @@ class Controller:
 
     def leave(self) -> None:
         """Leave the room and forget it (the lobby starts clean), then show the lobby."""
-        self.send("leave")
+        self.send(ts.Leave())
         self.model.state.leave_room()
         self.model.animation = None
         self.model.clear_hold()
@@ -108,7 +110,7 @@ class Controller:
     def create_and_join(self, options: dict[str, Any]) -> None:
         self._join_created = True
         self._join_password = options.get("password")
-        self.send("create_room", **options)
+        self.send(ts.CreateRoom(**options))
 
     def pump(self) -> None:
         """Drain what the network thread received and fold it in, on the UI thread.
@@ -167,7 +169,7 @@ class Controller:
         t = msg.get("t")
         if t == "room_created" and self._join_created:
             self._join_created = False
-            self.send("join", room_id=msg["room_id"], password=self._join_password)
+            self.send(ts.Join(room_id=msg["room_id"], password=self._join_password))
         elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
             self.show_table()
         elif t == "game_over":

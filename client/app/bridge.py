@@ -15,9 +15,11 @@ from typing import Any
 
 from client.background import BackgroundSession
 from client.session import ServerError
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage
 
 # Requests whose answer the UI needs as a message (the session returns it to the caller).
-_ANSWERED = {"list_rooms", "create_room", "sync", "place"}
+_ANSWERED = (ts.ListRooms, ts.CreateRoom, ts.Sync, ts.Place)
 
 
 class Bridge:
@@ -39,25 +41,26 @@ class Bridge:
         """Best round trip to the server the session has seen (ms)."""
         return self.bg.state.rtt_ms
 
-    def send(self, msg: dict[str, Any]) -> None:
-        fields = {k: v for k, v in msg.items() if k != "t"}
-        t = str(msg["t"])
+    def send(self, msg: ClientMessage) -> None:
+        t = msg.TYPE
         s = self.bg.session
         fut: concurrent.futures.Future[Any]
-        if t == "join":
-            fut = self.bg.call(s.join, fields["room_id"], fields.get("password"))
-        elif t == "rejoin":
-            fut = self.bg.call(s.rejoin, fields["room_id"], fields.get("seat_token"))
-        elif t == "spectate":
-            fut = self.bg.call(s.spectate, fields["room_id"], fields.get("password"))
-        elif t == "leave":
+        if isinstance(msg, ts.Join):
+            fut = self.bg.call(s.join, msg.room_id, msg.password)
+        elif isinstance(msg, ts.Rejoin):
+            fut = self.bg.call(s.rejoin, msg.room_id, msg.seat_token)
+        elif isinstance(msg, ts.Spectate):
+            fut = self.bg.call(s.spectate, msg.room_id, msg.password)
+        elif isinstance(msg, ts.Leave):
             fut = self.bg.call(s.leave)
-        elif t in ("login", "register"):  # the session keeps the account's new token
-            fut = self.bg.call(getattr(s, t), fields["name"], fields["password"])
-        elif t in _ANSWERED:
-            fut = self.bg.call(s.request, t, **fields)
+        elif isinstance(msg, ts.Login):  # the session keeps the account's new token
+            fut = self.bg.call(s.login, msg.name, msg.password)
+        elif isinstance(msg, ts.Register):
+            fut = self.bg.call(s.register, msg.name, msg.password, bool(msg.bot))
+        elif isinstance(msg, _ANSWERED):
+            fut = self.bg.call(s.request, msg)
         else:
-            fut = self.bg.call(s.send, t, **fields)
+            fut = self.bg.call(s.send, msg)
 
         def done(f: concurrent.futures.Future[Any]) -> None:
             self._done(t, f)

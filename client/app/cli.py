@@ -12,6 +12,7 @@ import sys
 from typing import Any
 
 from shared.protocol import DISCIPLINES  # the wire names, one list
+from shared.protocol import to_server as ts
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -117,11 +118,11 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
     elif args.room:
         held = controller.held_seats()
         if args.room in held:  # our seat in a match under way: take it back
-            controller.send("rejoin", room_id=args.room, seat_token=held[args.room])
+            controller.send(ts.Rejoin(room_id=args.room, seat_token=held[args.room]))
         else:
-            controller.send("join", room_id=args.room, password=None)
+            controller.send(ts.Join(room_id=args.room, password=None))
     elif args.spectate:
-        controller.send("spectate", room_id=args.spectate, password=None)
+        controller.send(ts.Spectate(room_id=args.spectate, password=None))
     elif local is not None:
 
         def on_message(msg: dict[str, Any]) -> None:

@@ -22,6 +22,7 @@ from client.app.widgets import (
 )
 from client.app.words import error_text
 from shared.protocol import DISCIPLINES  # the wire names, one list
+from shared.protocol import to_server as ts
 from shared.table import TABLES
 
 if TYPE_CHECKING:
@@ -174,7 +175,7 @@ class LobbyView(arcade.View):
     def refresh(self) -> None:
         self.since_refresh = 0.0
         if self.controller.net is not None:
-            self.controller.send("list_rooms")
+            self.controller.send(ts.ListRooms())
             self.held = self.controller.held_seats()
 
     def _room(self) -> dict[str, Any] | None:
@@ -191,23 +192,23 @@ class LobbyView(arcade.View):
         if _mine(room, self.held):
             # Our seat in a match under way: take it back with the kept seat token.
             rid = room["room_id"]
-            self.controller.send("rejoin", room_id=rid, seat_token=self.held[rid])
+            self.controller.send(ts.Rejoin(room_id=rid, seat_token=self.held[rid]))
             self.status = "rejoining your match…"
             return
         pw = self.room_password.value or None
-        self.controller.send("join", room_id=room["room_id"], password=pw)
+        self.controller.send(ts.Join(room_id=room["room_id"], password=pw))
 
     def spectate(self) -> None:
         room = self._room()
         if room is not None:
             pw = self.room_password.value or None
-            self.controller.send("spectate", room_id=room["room_id"], password=pw)
+            self.controller.send(ts.Spectate(room_id=room["room_id"], password=pw))
 
     def open_matches(self) -> None:
         self.browsing = True
         self.selected = None
         if self.controller.net is not None:
-            self.controller.send("list_matches", limit=50)
+            self.controller.send(ts.ListMatches(limit=50))
 
     def close_matches(self) -> None:
         self.browsing = False
@@ -218,7 +219,7 @@ class LobbyView(arcade.View):
         if self.selected is None or not 0 <= self.selected < len(matches):
             self.status = "select a match first"
             return
-        self.controller.send("get_replay", match_id=int(matches[self.selected]["match_id"]))
+        self.controller.send(ts.GetReplay(match_id=int(matches[self.selected]["match_id"])))
         self.status = "fetching the replay…"
 
     def open_create(self) -> None:
@@ -403,7 +404,8 @@ def _room_cells(room: dict[str, Any], held: dict[str, str] | None = None) -> tup
 
 
 def _match_cells(m: dict[str, Any]) -> tuple[str, ...]:
-    players = [str(p) if p else "–" for p in (m.get("players") or [])]
+    # ``matches[].players``: {player_id, name} per seat (docs/protocol.md MatchRow)
+    players = [str(p["name"]) if isinstance(p, dict) else "–" for p in m.get("players") or []]
     sheet = m.get("scoresheet") or {}
     lines = sheet.get("match") if isinstance(sheet, dict) else None
     score = "–"

@@ -12,12 +12,13 @@ import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from client.app.motion import IDENTITY, BallPose, Quat, StrokeMotion, resting_pose
 from client.app.words import error_text, plain
 from client.state import TableState
 from shared.physics.types import Segment
+from shared.protocol.views import ball_of
 from shared.table import BALLS, MATCH, BallName, TableSpec, table_by_name
 
 log = logging.getLogger(__name__)
@@ -299,37 +300,25 @@ class GameModel:
         return f"Player {seat + 1}"
 
     def stat(self, key: str, seat: int, default: Any = 0) -> Any:
-        """A per-seat scoresheet number from the match dict (``score``, ``innings``, …)."""
+        """A per-seat scoresheet number of the match view (``score``, ``innings``, …: one
+        entry per seat)."""
         v = (self.match or {}).get(key)
         if isinstance(v, Sequence) and not isinstance(v, str) and 0 <= seat < len(v):
             return v[seat]
-        if isinstance(v, Mapping):
-            return v.get(seat, v.get(str(seat), default))
         return default
 
     def cue_ball(self, seat: int | None = None) -> BallName:
-        """The ball a seat plays: its lag ball during the lag (R-LAG-1), then white for the
-        breaker and yellow for the other player for the whole match (R-LAG-7)."""
+        """The ball a seat plays (the shooter's by default): ``shared.protocol.views.ball_of``,
+        the rule written once (R-LAG-1 in the lag, R-LAG-7 for the match)."""
         seat = self.shooter if seat is None else seat
-        m = self.match or {}
-        lag = m.get("lag")
-        if isinstance(lag, Mapping) and seat is not None:
-            ball = (lag.get("balls") or {}).get(str(seat))
-            if ball in BALLS:
-                return ball  # type: ignore[no-any-return]
-        white_seat = m.get("white_seat")
-        if isinstance(white_seat, int) and seat is not None:
-            return "white" if seat == white_seat else "yellow"
-        cue = m.get("cue_ball")
-        if isinstance(cue, str) and cue in BALLS and seat is not None and seat == self.shooter:
-            return cue
-        return "white" if seat in (None, 0) else "yellow"
+        if seat is None:
+            return "white"
+        white_seat = (self.match or {}).get("white_seat")
+        return cast(BallName, ball_of(white_seat if isinstance(white_seat, int) else None, seat))
 
     def current_run(self, seat: int) -> int:
         """The run in progress: the referee reports it for the shooter only."""
         v = (self.match or {}).get("current_run", 0)
-        if isinstance(v, list):
-            return int(v[seat]) if 0 <= seat < len(v) else 0
         return int(v) if seat == self.shooter and isinstance(v, int) else 0
 
     @property

@@ -10,6 +10,7 @@ from client.app.hud import discipline_title
 from client.app.layout import Rect
 from client.app.standing import rated_text
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
+from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
     from client.app.app import Controller
@@ -73,14 +74,14 @@ class ResultsView(arcade.View):
         ]
 
     def rematch(self) -> None:
-        self.controller.send("rematch")
+        self.controller.send(ts.Rematch())
         self.status = "rematch asked: waiting for the opponent"
 
     def replay(self) -> None:
         over = self.controller.model.game_over or {}
         mid = over.get("match_id")
         if isinstance(mid, int):
-            self.controller.send("get_replay", match_id=mid)
+            self.controller.send(ts.GetReplay(match_id=mid))
             self.status = "fetching the replay…"
         else:
             self.status = "this server keeps no replay of the match"

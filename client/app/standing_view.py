@@ -28,6 +28,7 @@ from client.app.widgets import (
     draw_panel,
 )
 from shared.protocol import DISCIPLINES
+from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
     from client.app.app import Controller
@@ -113,37 +114,37 @@ class StandingView(arcade.View):
         creds = self._credentials()
         if creds is not None:
             self.state.asked_name = creds[0]
-            self.controller.send("login", name=creds[0], password=creds[1])
+            self.controller.send(ts.Login(name=creds[0], password=creds[1]))
             self.password.value = ""
 
     def register(self) -> None:
         creds = self._credentials()
         if creds is not None:
             self.state.asked_name = creds[0]
-            self.controller.send("register", name=creds[0], password=creds[1])
+            self.controller.send(ts.Register(name=creds[0], password=creds[1]))
             self.password.value = ""
 
     def queue(self) -> None:
         if self.controller.net is None:
             self.state.message = "Connect to a server in the lobby first."
         elif self.state.waiting:
-            self.controller.send("unqueue")
+            self.controller.send(ts.Unqueue())
         else:
             fields: dict[str, Any] = {"discipline": self.discipline.value}
             if self.distance.value is not None:
                 fields["distance"] = self.distance.value
-            self.controller.send("queue", **fields)
+            self.controller.send(ts.Queue(**fields))
 
     def refresh(self) -> None:
         if self.controller.net is not None:
-            self.controller.send("leaderboard", discipline=self.discipline.value, limit=20)
+            self.controller.send(ts.GetLeaderboard(discipline=self.discipline.value, limit=20))
 
     def close_profile(self) -> None:
         self.showing_profile = False
 
     def lobby(self) -> None:
         if self.state.waiting:
-            self.controller.send("unqueue")  # leaving the screen leaves the queue
+            self.controller.send(ts.Unqueue())  # leaving the screen leaves the queue
         self.controller.show_lobby()
 
     # arcade hooks ----------------------------------------------------------------------------
@@ -223,7 +224,7 @@ class StandingView(arcade.View):
         if not self.showing_profile and r.contains(x, y):
             n = int((r.top - 50 + 18 - y) // ROW)
             if 0 <= n < len(rows):
-                self.controller.send("profile", player_id=str(rows[n]["player_id"]))
+                self.controller.send(ts.GetProfile(player_id=str(rows[n]["player_id"])))
                 self.showing_profile = True
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:

@@ -18,6 +18,7 @@ from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
 from client.app.widgets import Button, Labels
+from shared.protocol import to_server as ts
 from shared.rules.options import default_zone_leg
 from shared.table import BallName
 
@@ -196,14 +197,14 @@ class TableView(arcade.View):
             return []
         if m.phase == "break_choice" and m.lag_winner == m.seat:
             actions = [
-                ("me", "I break", lambda: send("choose_break", breaker="me")),
-                ("opp", "Opponent breaks", lambda: send("choose_break", breaker="opponent")),
+                ("me", "I break", lambda: send(ts.ChooseBreak(breaker="me"))),
+                ("opp", "Opponent breaks", lambda: send(ts.ChooseBreak(breaker="opponent"))),
             ]
         elif m.phase == "timeout" and m.shooter == m.seat:
-            actions = [("resume", "Resume", lambda: send("resume"))]
+            actions = [("resume", "Resume", lambda: send(ts.Resume()))]
         elif self.can_aim():
             if m.frozen:
-                actions.append(("respot", "Re-spot", lambda: send("respot")))
+                actions.append(("respot", "Re-spot", lambda: send(ts.Respot())))
             if self.is_break():
                 actions.append(("spot", f"Spot: {self.aim.break_spot}", self._switch_spot))
             elif (
@@ -213,7 +214,7 @@ class TableView(arcade.View):
                 and m.current_run(m.seat or 0) == 0
                 and m.stat("timeouts_left", m.seat or 0, 0)
             ):
-                actions.append(("timeout", "Time-out", lambda: send("timeout")))
+                actions.append(("timeout", "Time-out", lambda: send(ts.TimeOut())))
         left = self.layout.window_width / 2 - 120  # clear of the power label on the left
         return [
             Button(key, text, Rect(left + i * 172, 36, 164, 34), fn)
@@ -307,7 +308,8 @@ class TableView(arcade.View):
         if self._preview is None or self._preview[0] != key:
             from client.app.preview import path_to_first_cushion
 
-            self._preview = (key, path_to_first_cushion(self.model.table, balls, cue, stroke))
+            path = path_to_first_cushion(self.model.table, balls, cue, stroke.physics())
+            self._preview = (key, path)
         return self._preview[1]
 
     def frame_key(self) -> Any:
@@ -488,7 +490,7 @@ class TableView(arcade.View):
             ball, _ = self.placing
             px, py = self._clamped(x, y)
             self.placing = None
-            self.controller.send("place", balls={ball: [round(px, 5), round(py, 5)]})
+            self.controller.send(ts.Place(balls={ball: (round(px, 5), round(py, 5))}))
             return
         if not self.aim.pulling:
             return
@@ -498,17 +500,8 @@ class TableView(arcade.View):
             self.shoot()
 
     def shoot(self) -> None:
-        s = self.aim.stroke()
-        fields: dict[str, Any] = {
-            "direction": round(s.direction, 4),
-            "speed": round(s.speed, 4),
-            "tip_x": round(s.tip_x, 4),
-            "tip_y": round(s.tip_y, 4),
-            "elevation": round(s.elevation, 3),
-        }
-        if self.is_break():
-            fields["spot"] = self.aim.break_spot
-        self.controller.send("stroke", **fields)
+        cue = self.aim.stroke(self.aim.break_spot if self.is_break() else None)
+        self.controller.send(ts.Stroke(cue=cue))
         st = self.model.state
         if self.model.phase == "lag":
             self._lagged = (st.last_lag,)
@@ -555,7 +548,7 @@ class TableView(arcade.View):
         if self.chat_draft is not None:
             if symbol in (k.ENTER, k.RETURN):
                 if self.chat_draft.strip():
-                    self.controller.send("chat", text=self.chat_draft.strip())
+                    self.controller.send(ts.Chat(text=self.chat_draft.strip()))
                 self.chat_draft = None
             elif symbol == k.BACKSPACE:
                 self.chat_draft = self.chat_draft[:-1]
@@ -626,10 +619,10 @@ class TableView(arcade.View):
         elif symbol == k.S:
             self._switch_spot()
         elif symbol == k.R and m.my_turn and m.frozen:
-            self.controller.send("respot")
+            self.controller.send(ts.Respot())
         elif symbol == k.T and m.shooter == m.seat:
-            self.controller.send("resume" if m.phase == "timeout" else "timeout")
+            self.controller.send(ts.Resume() if m.phase == "timeout" else ts.TimeOut())
         elif symbol in (k.KEY_1, k.NUM_1) and m.phase == "break_choice":
-            self.controller.send("choose_break", breaker="me")
+            self.controller.send(ts.ChooseBreak(breaker="me"))
         elif symbol in (k.KEY_2, k.NUM_2) and m.phase == "break_choice":
-            self.controller.send("choose_break", breaker="opponent")
+            self.controller.send(ts.ChooseBreak(breaker="opponent"))

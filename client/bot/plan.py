@@ -31,7 +31,9 @@ from typing import Any
 
 from client.bot.levels import Level, level
 from client.bot.problem import Balls, LagProblem, Problem
+from shared import rules
 from shared.physics.types import MISCUE_LIMIT, Segment, ShotResult, Stroke
+from shared.protocol.views import CueParams
 from shared.table import BALLS, BallName, TableSpec, table_by_name
 
 MISS = 10.0  # near-miss value when the conditions were never met
@@ -41,37 +43,21 @@ MISS = 10.0  # near-miss value when the conditions were never met
 class Plan:
     """The chosen stroke (cue parameters) and what the bot expects of it."""
 
-    direction: float  # degrees
-    speed: float  # m/s
-    tip_x: float = 0.0
-    tip_y: float = 0.0
-    elevation: float = 0.0
-    spot: str | None = None  # "left" / "right" on a break with a spot choice
+    cue: CueParams  # what the ``stroke`` message sends (``spot`` on a break with a choice)
     respot: bool = False  # ask for a re-spot instead (R-FROZEN-1a)
     expected: float = 0.0  # estimated probability of scoring
     sims: int = 0  # simulations used
     think_s: float = 0.0  # wall-clock seconds spent
 
     def stroke(self) -> Stroke:
-        return Stroke(self.direction % 360.0, self.speed, self.tip_x, self.tip_y, self.elevation)
-
-    def wire(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "direction": round(self.direction % 360.0, 6) % 360.0,
-            "speed": self.speed,
-            "tip_x": self.tip_x,
-            "tip_y": self.tip_y,
-            "elevation": self.elevation,
-        }
-        if self.spot is not None:
-            out["spot"] = self.spot
-        return out
+        """The physics engine's form of the cue parameters."""
+        return self.cue.physics()
 
     def describe(self) -> str:
-        spot = f" from the {self.spot} spot" if self.spot else ""
+        c = self.cue
+        spot = f" from the {c.spot} spot" if c.spot else ""
         return (
-            f"{self.direction:.2f}° at {self.speed:.2f} m/s, tip ({self.tip_x:+.2f}, "
-            f"{self.tip_y:+.2f}){spot}"
+            f"{c.direction:.2f}° at {c.speed:.2f} m/s, tip ({c.tip_x:+.2f}, {c.tip_y:+.2f}){spot}"
         )
 
 
@@ -97,17 +83,16 @@ class Judge:
     """Simulates and judges strokes for one problem, counting simulations."""
 
     def __init__(self, problem: Problem, balls: Balls | None = None) -> None:
-        from shared.rules.options import Discipline
-        from shared.rules.scoring import judge_stroke, required_cushions
+        from shared.rules.scoring import required_cushions
         from shared.rules.zones import zones_for
 
         self.problem = problem
-        self.table = table_by_name(problem.table)
+        self.state = problem.state
+        self.table = self.state.options.table_spec
         self.balls = balls if balls is not None else problem.balls
-        self.discipline = Discipline(problem.discipline)
+        self.discipline = self.state.options.discipline
         self.zones = zones_for(self.discipline, self.table, problem.zone_leg())
         self.need = required_cushions(self.discipline)
-        self._judge_stroke = judge_stroke
         self.sims = 0
         self.cache: dict[tuple[float, ...], Outcome] = {}
 
@@ -118,17 +103,9 @@ class Judge:
             return hit
         self.sims += 1
         result = simulate(self.table, self.balls, self.problem.cue, stroke)
-        judged = self._judge_stroke(
-            discipline=self.discipline,
-            table=self.table,
-            zones=self.zones,
-            cue=self.problem.cue,
-            balls=self.balls,
-            stroke=stroke,
-            result=result,
-            break_shot=self.problem.break_shot,
-            zone_counts=dict(self.problem.zone_counts),
-        )
+        # The referee's own judgement of this stroke from this state (one function for the
+        # server and the bot: they agree on every table).
+        judged = rules.judge(self.state, stroke, result, self.balls)
         final: Balls | None = None
         if all(result.final.get(b) is not None for b in BALLS):
             w, y, r = (result.final[b] for b in BALLS)
@@ -490,20 +467,16 @@ def plan_stroke(
         if cand is not None and better:
             best, best_spot = cand, spot
     if best is None:  # not even one simulation fitted in the budget: a safe, gentle stroke
-        fallback = Plan(0.0, 1.0, spot=options[0][0], sims=sims)
+        fallback = Plan(CueParams(direction=0.0, speed=1.0, spot=options[0][0]), sims=sims)
         return replace(fallback, think_s=time.monotonic() - started)
     table = table_by_name(problem.table)
     frozen_to_ball = bool(contact_of(problem.balls, problem.cue, table).balls)
     if frozen_to_ball and not problem.spot_choice and best.outcome.points == 0:
-        return Plan(0.0, 1.0, respot=True, sims=sims, think_s=time.monotonic() - started)
+        gentle = CueParams(direction=0.0, speed=1.0)
+        return Plan(gentle, respot=True, sims=sims, think_s=time.monotonic() - started)
     final = _humanise(best.stroke, lvl, rng) if humanise else best.stroke
     return Plan(
-        final.direction,
-        final.speed,
-        final.tip_x,
-        final.tip_y,
-        final.elevation,
-        spot=best_spot,
+        CueParams.of(final, best_spot),
         expected=best.value,
         sims=sims,
         think_s=time.monotonic() - started,
@@ -562,7 +535,8 @@ def plan_lag(problem: LagProblem, level_number: int, seed: int) -> Plan:
     s = _humanise(Stroke(0.0, speed, 0.0, 0.0, 0.0), lvl, rng)
     # Keep the lag straight-ish: a big aim error would cross into the other half (R-LAG-4).
     direction = max(-1.0, min(1.0, ((s.direction + 180.0) % 360.0) - 180.0)) % 360.0
-    return Plan(direction, s.speed, 0.0, 0.0, 0.0, sims=sims, think_s=time.monotonic() - started)
+    cue = CueParams(direction=direction, speed=s.speed)
+    return Plan(cue, sims=sims, think_s=time.monotonic() - started)
 
 
 def plan_choice_of_break(level_number: int) -> str:

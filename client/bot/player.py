@@ -16,13 +16,16 @@ import logging
 import random
 from collections.abc import Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import Any, cast
 
 from client.bot.levels import Level, level
 from client.bot.plan import Plan, plan_choice_of_break, plan_lag, plan_stroke
-from client.bot.problem import LagProblem, problem_from, read_balls, room_option
+from client.bot.problem import LagProblem, problem_from
 from client.session import ConnectionLost, Session
-from shared.table import BallName
+from shared.protocol import ProtocolError
+from shared.protocol import to_server as ts
+from shared.protocol.views import MatchView, RoomView
+from shared.table import BALLS, BallName
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,7 @@ class BotPlayer:
         self.say = say or (lambda line: log.info("%s", line))
         self._acted: tuple[Any, ...] | None = None
         self._task: asyncio.Task[None] | None = None
-        self._last_sent: tuple[int, dict[str, Any]] | None = None  # (request id, fields)
+        self._last_sent: tuple[int, ts.Stroke] | None = None  # (request id, the stroke)
         self.strokes_sent = 0
         self.think_times: list[float] = []
 
@@ -164,14 +167,20 @@ class BotPlayer:
     async def _lag(self) -> None:
         state = self.session.state
         assert state.seat is not None
-        balls = read_balls(state.match)
-        table = str(room_option(state.room, state.match, "table", "match"))
-        if balls is None:
+        try:
+            room = RoomView.from_wire(state.room, "room")
+            match = MatchView.from_wire(state.match, "match")
+        except ProtocolError as exc:  # a view we cannot read: wait for the next snapshot
+            self.say(f"cannot read the lag to plan from: {exc}")
             return
-        lag_ball: BallName = (
-            "white" if state.seat == 0 else "yellow"
-        )  # R-LAG-1: seat 0 white, 1 yellow
-        problem = LagProblem(table=table, balls=balls, cue=lag_ball)
+        lag_balls = match.lag.balls if match.lag is not None else {}
+        lag_ball = lag_balls.get(str(state.seat), match.ball_of(state.seat))  # R-LAG-1
+        balls = tuple((float(match.balls[b][0]), float(match.balls[b][1])) for b in BALLS)
+        problem = LagProblem(
+            table=room.options.table,
+            balls=(balls[0], balls[1], balls[2]),
+            cue=cast(BallName, lag_ball),
+        )
         plan = await self._think(plan_lag, problem, self.level.number, self.rng.randrange(2**31))
         await self._wait_until_rest()
         await self._send_plan(plan)
@@ -185,7 +194,13 @@ class BotPlayer:
     async def _stroke(self) -> None:
         state = self.session.state
         assert state.seat is not None
-        problem = problem_from(state.room, state.match, state.seat)
+        try:
+            room = RoomView.from_wire(state.room, "room")
+            match = MatchView.from_wire(state.match, "match")
+        except ProtocolError as exc:  # a view we cannot read: wait for the next snapshot
+            self.say(f"cannot read the match to plan from: {exc}")
+            return
+        problem = problem_from(room, match, state.seat)
         if problem is None:
             return
         budget = self._budget_s()
@@ -221,9 +236,9 @@ class BotPlayer:
             await asyncio.sleep(wait_ms / 1000.0)
 
     async def _send_plan(self, plan: Plan) -> None:
-        fields = plan.wire()
-        msg_id = await self.session.send("stroke", **fields)
-        self._last_sent = (msg_id, fields)
+        stroke = ts.Stroke(cue=plan.cue)
+        msg_id = await self.session.send(stroke)
+        self._last_sent = (msg_id, stroke)
         self.strokes_sent += 1
 
     async def _on_refused(self, msg: dict[str, Any]) -> None:
@@ -232,7 +247,7 @@ class BotPlayer:
         if code == "balls_moving" and self._last_sent is not None:
             await asyncio.sleep(0.25)
             with contextlib.suppress(ConnectionLost):
-                msg_id = await self.session.send("stroke", **self._last_sent[1])
+                msg_id = await self.session.send(self._last_sent[1])
                 self._last_sent = (msg_id, self._last_sent[1])
             return
         # Anything else (already played, not our turn, the clock ran out): the match has moved

@@ -1,12 +1,16 @@
-"""What a bot must decide, read from the tracked match view: pure data, picklable, so the search
-can run in another process while the connection keeps answering pings."""
+"""What a bot must decide: a real referee state (``shared.rules.MatchState``) built from the
+typed views the server sends, so the search judges its candidate strokes with the referee's own
+function (``shared.rules.judge``) and every rule input (discipline, table, corner-zone leg,
+break, zone counts) is the server's. Pure data, picklable, so the search can run in another
+process while the connection keeps answering pings."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, cast
+from dataclasses import dataclass, replace
 
+from shared import rules
+from shared.protocol.views import MatchView, RoomView
+from shared.rules import MatchOptions, MatchState, Phase
 from shared.table import BALLS, BallName, Point
 
 Balls = tuple[Point, Point, Point]
@@ -14,29 +18,71 @@ Balls = tuple[Point, Point, Point]
 
 @dataclass(frozen=True, slots=True)
 class Problem:
-    """One stroke to choose."""
+    """One stroke to choose: the shooter's turn in ``state``."""
 
-    discipline: str  # wire name, e.g. "three_cushion"
-    table: str  # shared.table.TABLES key
-    balls: Balls  # m, in BALLS order (white, yellow, red)
-    cue: BallName  # the shooter's ball
-    break_shot: bool = False  # R-BREAK-2: the red must be hit first
-    spot_choice: bool = False  # R-BREAK-1: the cue ball's starting spot is ours to choose
-    zone_counts: tuple[tuple[str, int], ...] = ()  # R-DISC-FREE / R-DISC-BALK bookkeeping
-    frozen: bool = False  # R-FROZEN-1: the cue ball touches a ball or a cushion
-    corner_zone_leg: float | None = None  # m, R-DISC-FREE as the room says; None: the default
+    state: MatchState
+
+    @classmethod
+    def of(
+        cls,
+        discipline: str,
+        table: str,
+        balls: Balls,
+        cue: BallName,
+        *,
+        break_shot: bool = False,
+        spot_choice: bool = False,
+        zone_counts: tuple[tuple[str, int], ...] = (),
+        corner_zone_leg: float | None = None,
+    ) -> Problem:
+        """A position set up by hand (tests, benchmarks): the player of ``cue`` to shoot."""
+        options = MatchOptions(
+            discipline=rules.Discipline(discipline), table=table, corner_zone_leg=corner_zone_leg
+        )
+        shooter = 0 if cue == "white" else 1  # seat 0 breaks and plays white (R-LAG-7)
+        state = replace(
+            rules.new_match(options, 0),
+            phase=Phase.PLAY,
+            balls=balls,
+            white_seat=0,
+            shooter=shooter,
+            break_shot=break_shot,
+            spot_choice=spot_choice,
+            zone_counts=zone_counts,
+        )
+        return cls(state)
+
+    @property
+    def discipline(self) -> str:  # wire name, e.g. "three_cushion"
+        return self.state.options.discipline.value
+
+    @property
+    def table(self) -> str:  # shared.table.TABLES key
+        return self.state.options.table
+
+    @property
+    def balls(self) -> Balls:  # m, in BALLS order (white, yellow, red)
+        return self.state.balls
+
+    @property
+    def cue(self) -> BallName:  # the shooter's ball (R-LAG-7)
+        return rules.cue_ball(self.state)
+
+    @property
+    def break_shot(self) -> bool:  # R-BREAK-2: the red must be hit first
+        return self.state.break_shot
+
+    @property
+    def spot_choice(self) -> bool:  # R-BREAK-1: the cue ball's starting spot is ours to choose
+        return self.state.spot_choice
+
+    @property
+    def zone_counts(self) -> tuple[tuple[str, int], ...]:  # R-DISC-FREE / R-DISC-BALK
+        return self.state.zone_counts
 
     def zone_leg(self) -> float:
-        """R-DISC-FREE: the corner zones the referee applies (the room's option or the
-        referee's default for this table), so the bot and the server judge alike."""
-        from shared.rules.options import Discipline, MatchOptions
-
-        options = MatchOptions(
-            discipline=Discipline(self.discipline),
-            table=self.table,
-            corner_zone_leg=self.corner_zone_leg,
-        )
-        return options.zone_leg
+        """R-DISC-FREE: the corner zones' leg the referee applies on this table."""
+        return self.state.options.zone_leg
 
     def position(self, name: BallName) -> Point:
         return self.balls[BALLS.index(name)]
@@ -49,72 +95,8 @@ class LagProblem:
     cue: BallName  # our lag ball
 
 
-def _point(value: object) -> Point | None:
-    if isinstance(value, list | tuple) and len(value) == 2:
-        x, y = value
-        if isinstance(x, int | float) and isinstance(y, int | float):
-            return (float(x), float(y))
-    return None
-
-
-def read_balls(match: Mapping[str, Any]) -> Balls | None:
-    """``match.balls``: a map ball -> [x, y] (or a list in BALLS order)."""
-    raw = match.get("balls")
-    pts: list[Point | None]
-    if isinstance(raw, Mapping):
-        pts = [_point(raw.get(b)) for b in BALLS]
-    elif isinstance(raw, list | tuple) and len(raw) == 3:
-        pts = [_point(p) for p in raw]
-    else:
+def problem_from(room: RoomView, match: MatchView, seat: int) -> Problem | None:
+    """Our stroke to choose, or None when it is not our turn to play."""
+    if match.phase != "play" or match.shooter != seat:
         return None
-    if any(p is None for p in pts):
-        return None
-    a, b, c = cast(list[Point], pts)
-    return (a, b, c)
-
-
-def room_option(room: Mapping[str, Any], match: Mapping[str, Any], key: str, default: Any) -> Any:
-    """An option from ``room.options`` (or the match view, or the room itself)."""
-    for source in (room.get("options"), match.get("options"), room, match):
-        if isinstance(source, Mapping) and key in source and source[key] is not None:
-            return source[key]
-    return default
-
-
-def cue_ball_of(match: Mapping[str, Any], seat: int) -> BallName:
-    """R-LAG-7: the match breaker plays white. The view names the shooter's ball."""
-    if match.get("shooter") == seat and match.get("cue_ball") in BALLS:
-        return cast(BallName, match["cue_ball"])
-    white = match.get("white_seat")
-    white_seat = white if isinstance(white, int) else 0
-    return "white" if seat == white_seat else "yellow"
-
-
-def problem_from(room: Mapping[str, Any], match: Mapping[str, Any], seat: int) -> Problem | None:
-    balls = read_balls(match)
-    if balls is None:
-        return None
-    # ``match.zones``: the zones both object balls share, with the caroms made there this run.
-    zones = match.get("zones")
-    zone_counts: tuple[tuple[str, int], ...] = ()
-    if isinstance(zones, list):
-        zone_counts = tuple(
-            (str(z["name"]), int(z.get("count", 0)))
-            for z in zones
-            if isinstance(z, Mapping) and isinstance(z.get("name"), str)
-        )
-    return Problem(
-        discipline=str(match.get("discipline") or room_option(room, match, "discipline", "")),
-        table=str(room_option(room, match, "table", "match")),
-        balls=balls,
-        cue=cue_ball_of(match, seat),
-        break_shot=bool(match.get("break_shot", False)),
-        spot_choice=bool(match.get("spot_choice", False)),
-        zone_counts=zone_counts,
-        frozen=bool(match.get("frozen", False)),
-        corner_zone_leg=_leg(room_option(room, match, "corner_zone_leg", None)),
-    )
-
-
-def _leg(value: object) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+    return Problem(rules.state_from_view(match, rules.options_from_view(room.options)))

@@ -38,9 +38,10 @@ from server.cluster.stopping import cancel
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
 from server.store import StoreError
-from shared.protocol import ErrorCode, encode, error
+from shared.protocol import ErrorCode, ProtocolError, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import RoomSummary
 
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
@@ -391,7 +392,9 @@ class ClusterNode:
             actor = self.server.rooms.get(room_id)
             if actor is not None and actor is actors[room_id]:
                 self.drop(actor, "its lease was lost (expired or taken by another node)")
-        await self.directory.beat({rid: a.room.summary() for rid, a in self.server.rooms.items()})
+        await self.directory.beat(
+            {rid: a.room.summary().to_wire() for rid, a in self.server.rooms.items()}
+        )
         if self.problem is not None:
             log.info("Redis reachable again")
             await self._reseed()  # it may have restarted empty
@@ -417,7 +420,7 @@ class ClusterNode:
                 self.drop(actor, "Redis was unreachable for a whole lease period")
 
     # Lobby -----------------------------------------------------------------------------------
-    async def rooms(self, limit: int = 500) -> list[dict[str, Any]]:
+    async def rooms(self, limit: int = 500) -> list[RoomSummary]:
         """Every open room of the cluster: ours as they are now, the others' as last
         published (at most ``lease_ms / 3`` old)."""
         local = [a.room.summary() for a in list(self.server.rooms.values())[:limit]]
@@ -426,9 +429,16 @@ class ClusterNode:
         except redis.exceptions.RedisError as exc:
             self._unreachable(exc)
             return local  # better our own rooms than none
-        mine = {s["room_id"] for s in local}
-        others = [r.summary for r in listed if r.node != self.config.node]
-        return (local + [s for s in others if s.get("room_id") not in mine])[:limit]
+        mine = {s.room_id for s in local}
+        others = []
+        for r in listed:
+            if r.node == self.config.node:
+                continue
+            try:
+                others.append(RoomSummary.from_wire(r.summary, "rooms[]"))
+            except ProtocolError as exc:  # another version's node: list what we can read
+                log.warning("cluster: room summary from %s not listed: %s", r.node, exc)
+        return (local + [s for s in others if s.room_id not in mine])[:limit]
 
     def relayed(self, ws: ServerConnection, client: Client) -> None:
         """A connection that proves it is another node's relay (the cluster's secret) counts

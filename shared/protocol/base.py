@@ -7,16 +7,20 @@ field names to wire names in ``WIRE``. Construction runs ``_validate``; a bad fi
 
 from __future__ import annotations
 
-from dataclasses import MISSING, dataclass, fields
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Self
 
+from shared.protocol.errors import BadField
 from shared.protocol.fields import check_opt_int
+from shared.protocol.typed import Wire, build, fields_from_wire, fields_to_wire
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Message:
     TYPE: ClassVar[str] = ""
-    WIRE: ClassVar[dict[str, str]] = {}
+    WIRE: ClassVar[Mapping[str, str]] = {}
+    FLAT: ClassVar[frozenset[str]] = frozenset()  # view fields whose keys sit in this map
 
     def __post_init__(self) -> None:
         self._validate()
@@ -24,15 +28,18 @@ class Message:
     def _validate(self) -> None:
         """Check every field; subclasses override (zero-arg super() fails on slotted classes)."""
 
-    def to_wire(self) -> dict[str, Any]:
+    def to_wire(self) -> dict[str, Wire]:
         """The msgpack map: ``t``, every required field (null included) and every optional field
-        that is not None."""
-        out: dict[str, Any] = {"t": self.TYPE}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is not None or f.default is MISSING:
-                out[self.WIRE.get(f.name, f.name)] = value
-        return out
+        that is not None; nested views as their maps."""
+        return fields_to_wire(self, {"t": self.TYPE})
+
+    @classmethod
+    def decode_map(cls, obj: Mapping[Any, Any], path: str = "") -> Self:
+        """Build from a decoded map: required fields must be present, every value has its
+        field's type all the way down (errors name the path), extra keys are ignored."""
+        if path and obj.get("t") != cls.TYPE:
+            raise BadField(f"{path}.t must be {cls.TYPE!r}", field=f"{path}.t")
+        return build(cls, fields_from_wire(cls, obj, path), path)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

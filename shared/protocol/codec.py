@@ -8,13 +8,12 @@ optional fields (PROTOCOL.md: "add optional fields freely").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, fields
 from typing import Any, Final, TypeVar
 
 import msgpack
 
 from shared.protocol.base import ClientMessage, Message, ServerMessage
-from shared.protocol.errors import BadField, BadMessage, ProtocolError, TooLarge, UnknownType
+from shared.protocol.errors import BadMessage, TooLarge, UnknownType
 from shared.protocol.to_client import SERVER_MESSAGES
 from shared.protocol.to_server import CLIENT_MESSAGES
 
@@ -54,26 +53,9 @@ def _unpack(data: object, max_size: int) -> dict[str, Any]:
 
 
 def from_wire(cls: type[M], obj: Mapping[Any, Any]) -> M:
-    """Build ``cls`` from a decoded map: required fields must be present; extra keys ignored."""
-    kwargs: dict[str, Any] = {}
-    for f in fields(cls):
-        wire = cls.WIRE.get(f.name, f.name)
-        value = obj.get(wire)
-        if value is None:
-            if f.default is MISSING and f.default_factory is MISSING:
-                # Nullable required fields (e.g. lag_result.winner) must still be present.
-                if wire in obj and "None" in str(f.type):
-                    kwargs[f.name] = None
-                    continue
-                raise BadField(f"{cls.TYPE}.{wire} is required", field=wire)
-            continue
-        kwargs[f.name] = value
-    try:
-        return cls(**kwargs)
-    except ProtocolError:
-        raise
-    except Exception as exc:  # defensive: a validator missed a type; still the peer's fault
-        raise BadField(f"{cls.TYPE}: {exc}") from None
+    """Build ``cls`` from a decoded map: required fields must be present (nullable ones too,
+    e.g. ``lag_result.winner``), every value typed all the way down; extra keys ignored."""
+    return cls.decode_map(obj)
 
 
 def decode(data: object, *, max_size: int = MAX_CLIENT_FRAME) -> ClientMessage:

@@ -1,29 +1,47 @@
 """Server-to-client messages (PROTOCOL.md "Server to client"), one class per ``t``.
 
 Room broadcasts carry ``seq`` (one more per broadcast in that room); direct answers carry ``re``
-(the request's ``id``). Nested payloads (``match``, ``room``, ``trajectory`` …) are plain maps
-built by the referee, the physics encoder and the server; docs/protocol.md describes them.
+(the request's ``id``). Nested payloads (``match``, ``room``, ``trajectory`` …) are typed views
+(``shared.protocol.views``); docs/protocol.md describes each field.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from types import UnionType
+from typing import ClassVar, Final
 
 from shared.protocol.base import ServerMessage
-from shared.protocol.errors import ErrorCode
+from shared.protocol.errors import BadField, ErrorCode
 from shared.protocol.fields import (
     MAX_SAFE_INT,
     check_bool,
     check_choice,
     check_int,
     check_list,
-    check_map,
     check_number,
     check_opt_bool,
     check_opt_int,
     check_opt_seat,
     check_str,
+)
+from shared.protocol.views import (
+    CueParams,
+    EventView,
+    LeaderRow,
+    MatchRow,
+    MatchView,
+    PlayedStroke,
+    ProfileMatch,
+    ReplayRoom,
+    ReplayStroke,
+    RoomSummary,
+    RoomView,
+    Scoresheet,
+    StandingRow,
+    StrokeResult,
+    Trajectory,
 )
 
 STATUSES: Final = ("connected", "disconnected", "left")
@@ -36,6 +54,19 @@ def _seq(value: object) -> None:
 
 def _re(value: object) -> None:
     check_opt_int("re", value)
+
+
+def _view(name: str, value: object, cls: type | UnionType) -> None:
+    """A nested field holds its view type (built by our code or decoded: either way typed)."""
+    if not isinstance(value, cls):
+        raise BadField(f"{name} must be a {cls}, got {type(value).__name__}", field=name)
+
+
+def _views(name: str, values: object, cls: type, max_len: int = 1_000_000) -> None:
+    if not isinstance(values, tuple):
+        raise BadField(f"{name} must be a tuple, got {type(values).__name__}", field=name)
+    for i, v in enumerate(check_list(name, values, max_len)):
+        _view(f"{name}[{i}]", v, cls)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -58,12 +89,11 @@ class Welcome(ServerMessage):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Rooms(ServerMessage):
     TYPE: ClassVar[str] = "rooms"
-    rooms: list[dict[str, Any]]
+    rooms: tuple[RoomSummary, ...]
     re: int | None = None
 
     def _validate(self) -> None:
-        for i, room in enumerate(check_list("rooms", self.rooms)):
-            check_map(f"rooms[{i}]", room)
+        _views("rooms", self.rooms, RoomSummary)
         _re(self.re)
 
 
@@ -110,21 +140,21 @@ class Snapshot(ServerMessage):
 
     TYPE: ClassVar[str] = "snapshot"
     seq: int
-    room: dict[str, Any]
-    match: dict[str, Any]
+    room: RoomView
+    match: MatchView
     seat: int | None = None
-    # While the last stroke's balls still roll: that ``stroke_played`` (or ``lag_result``) map
+    # While the last stroke's balls still roll: that ``stroke_played`` (or ``lag_result``)
     # as it was broadcast, so a late arrival animates the rest of it from ``start_ms``.
-    in_motion: dict[str, Any] | None = None
+    in_motion: StrokePlayed | LagResult | None = None
     re: int | None = None
 
     def _validate(self) -> None:
         _seq(self.seq)
-        check_map("room", self.room)
-        check_map("match", self.match)
+        _view("room", self.room, RoomView)
+        _view("match", self.match, MatchView)
         check_opt_seat("seat", self.seat)
         if self.in_motion is not None:
-            check_map("in_motion", self.in_motion)
+            _view("in_motion", self.in_motion, StrokePlayed | LagResult)
         _re(self.re)
 
 
@@ -135,24 +165,24 @@ class StrokePlayed(ServerMessage):
     TYPE: ClassVar[str] = "stroke_played"
     seq: int
     shooter: int
-    stroke: dict[str, Any]
+    stroke: PlayedStroke
     start_ms: int
     rest_ms: int
-    trajectory: dict[str, Any]
-    events: list[Any]
-    result: dict[str, Any]
-    match: dict[str, Any]
+    trajectory: Trajectory
+    events: tuple[EventView, ...]
+    result: StrokeResult
+    match: MatchView
 
     def _validate(self) -> None:
         _seq(self.seq)
         check_int("shooter", self.shooter, 0, 1)
-        check_map("stroke", self.stroke)
+        _view("stroke", self.stroke, PlayedStroke)
         check_int("start_ms", self.start_ms, 0)
         check_int("rest_ms", self.rest_ms, 0)
-        check_map("trajectory", self.trajectory)
-        check_list("events", self.events)
-        check_map("result", self.result)
-        check_map("match", self.match)
+        _view("trajectory", self.trajectory, Trajectory)
+        _views("events", self.events, EventView)
+        _view("result", self.result, StrokeResult)
+        _view("match", self.match, MatchView)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -163,26 +193,28 @@ class LagResult(ServerMessage):
     seq: int
     winner: int | None
     reason: str
-    trajectory: dict[str, Any]
+    trajectory: Trajectory
     start_ms: int | None = None
     rest_ms: int | None = None
-    strokes: dict[str, Any] | None = None  # seat ("0"/"1") -> cue parameters, if sent
-    events: list[Any] | None = None
-    match: dict[str, Any] | None = None
+    strokes: Mapping[str, CueParams] | None = None  # seat ("0"/"1") -> cue parameters
+    events: tuple[EventView, ...] | None = None
+    match: MatchView | None = None
 
     def _validate(self) -> None:
         _seq(self.seq)
         check_opt_seat("winner", self.winner)
         check_str("reason", self.reason, TEXT_MAX)
-        check_map("trajectory", self.trajectory)
+        _view("trajectory", self.trajectory, Trajectory)
         check_opt_int("start_ms", self.start_ms, 0)
         check_opt_int("rest_ms", self.rest_ms, 0)
         if self.strokes is not None:
-            check_map("strokes", self.strokes)
+            for seat, cue in self.strokes.items():
+                check_choice("strokes key", seat, ("0", "1"))
+                _view(f"strokes.{seat}", cue, CueParams)
         if self.events is not None:
-            check_list("events", self.events)
+            _views("events", self.events, EventView)
         if self.match is not None:
-            check_map("match", self.match)
+            _view("match", self.match, MatchView)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -241,14 +273,14 @@ class GameOver(ServerMessage):
     seq: int
     winner: int | None  # null: a draw
     reason: str
-    scoresheet: dict[str, Any]
+    scoresheet: Scoresheet
     match_id: int | None = None  # for get_replay
 
     def _validate(self) -> None:
         _seq(self.seq)
         check_opt_seat("winner", self.winner)
         check_str("reason", self.reason, TEXT_MAX)
-        check_map("scoresheet", self.scoresheet)
+        _view("scoresheet", self.scoresheet, Scoresheet)
         check_opt_int("match_id", self.match_id, 1)
 
 
@@ -297,12 +329,11 @@ class Pong(ServerMessage):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Matches(ServerMessage):
     TYPE: ClassVar[str] = "matches"
-    matches: list[dict[str, Any]]
+    matches: tuple[MatchRow, ...]
     re: int | None = None
 
     def _validate(self) -> None:
-        for i, m in enumerate(check_list("matches", self.matches)):
-            check_map(f"matches[{i}]", m)
+        _views("matches", self.matches, MatchRow)
         _re(self.re)
 
 
@@ -310,10 +341,10 @@ class Matches(ServerMessage):
 class Replay(ServerMessage):
     TYPE: ClassVar[str] = "replay"
     match_id: int
-    room: dict[str, Any]
-    strokes: list[dict[str, Any]]
+    room: ReplayRoom
+    strokes: tuple[ReplayStroke, ...]
     finished: bool
-    scoresheet: dict[str, Any] | None = None
+    scoresheet: Scoresheet | None = None
     next_after: int | None = None  # more strokes follow: ask again with ``after`` = this
     re: int | None = None
 
@@ -321,12 +352,11 @@ class Replay(ServerMessage):
         check_int("match_id", self.match_id, 1, MAX_SAFE_INT)
         if self.next_after is not None:
             check_int("next_after", self.next_after, 0, MAX_SAFE_INT)
-        check_map("room", self.room)
-        for i, s in enumerate(check_list("strokes", self.strokes)):
-            check_map(f"strokes[{i}]", s)
+        _view("room", self.room, ReplayRoom)
+        _views("strokes", self.strokes, ReplayStroke)
         check_bool("finished", self.finished)
         if self.scoresheet is not None:
-            check_map("scoresheet", self.scoresheet)
+            _view("scoresheet", self.scoresheet, Scoresheet)
         _re(self.re)
 
 
@@ -372,13 +402,12 @@ class Unqueued(ServerMessage):
 class Leaderboard(ServerMessage):
     TYPE: ClassVar[str] = "leaderboard"
     discipline: str
-    rows: list[dict[str, Any]]
+    rows: tuple[LeaderRow, ...]
     re: int | None = None
 
     def _validate(self) -> None:
         check_str("discipline", self.discipline, 32, 1)
-        for i, row in enumerate(check_list("rows", self.rows, 100)):
-            check_map(f"rows[{i}]", row)
+        _views("rows", self.rows, LeaderRow, 100)
         _re(self.re)
 
 
@@ -389,8 +418,8 @@ class Profile(ServerMessage):
     name: str
     registered: bool
     bot: bool
-    standings: list[dict[str, Any]]
-    matches: list[dict[str, Any]]
+    standings: tuple[StandingRow, ...]
+    matches: tuple[ProfileMatch, ...]
     re: int | None = None
 
     def _validate(self) -> None:
@@ -398,10 +427,8 @@ class Profile(ServerMessage):
         check_str("name", self.name, 64)
         check_bool("registered", self.registered)
         check_bool("bot", self.bot)
-        for i, row in enumerate(check_list("standings", self.standings, 100)):
-            check_map(f"standings[{i}]", row)
-        for i, row in enumerate(check_list("matches", self.matches, 100)):
-            check_map(f"matches[{i}]", row)
+        _views("standings", self.standings, StandingRow, 100)
+        _views("matches", self.matches, ProfileMatch, 100)
         _re(self.re)
 
 

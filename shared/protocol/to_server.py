@@ -10,7 +10,6 @@ from shared.protocol.errors import BadField
 from shared.protocol.fields import (
     check_choice,
     check_int,
-    check_number,
     check_opt_bool,
     check_opt_int,
     check_opt_number,
@@ -19,6 +18,7 @@ from shared.protocol.fields import (
     check_str,
     check_text,
 )
+from shared.protocol.views import BALL_NAMES, CueParams
 
 PROTOCOL_VERSION: Final = 1
 
@@ -32,7 +32,6 @@ DISCIPLINES: Final = (
     "balkline_71_2",
     "balkline_71_1",
 )
-BALL_NAMES: Final = ("white", "yellow", "red")
 
 NAME_MAX: Final = 32  # characters in a player name
 TOKEN_MAX: Final = 64  # identity and seat tokens
@@ -40,12 +39,6 @@ ROOM_ID_MAX: Final = 32
 PASSWORD_MAX: Final = 64
 CHAT_MAX: Final = 200  # PROTOCOL.md: chat text <= 200 chars
 TABLE_NAME_MAX: Final = 16
-
-# PHYSICS.md "What a stroke is". Duplicated from shared.physics.types on purpose: importing
-# shared.physics would pull pymunk into every bot; a test keeps the two in step.
-MAX_SPEED: Final = 8.0  # m/s
-MISCUE_LIMIT: Final = 0.6  # ball radii
-MAX_ELEVATION: Final = 89.0  # degrees
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -144,39 +137,16 @@ class Leave(ClientMessage):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stroke(ClientMessage):
-    """Cue parameters (PHYSICS.md); ``spot`` picks the breaker's starting spot (R-BREAK-1)."""
+    """A stroke: its cue parameters and, on a break, the starting spot (R-BREAK-1), in one
+    :class:`CueParams` whose keys sit in the message's own map (v1's flat form)."""
 
     TYPE: ClassVar[str] = "stroke"
-    direction: float  # degrees, [0, 360)
-    speed: float  # m/s, (0, 8]
-    tip_x: float = 0.0  # ball radii
-    tip_y: float = 0.0  # ball radii
-    elevation: float = 0.0  # degrees, [0, 89]
-    spot: str | None = None  # "left" / "right", break only
+    FLAT: ClassVar[frozenset[str]] = frozenset({"cue"})
+    cue: CueParams
 
     def _validate(self) -> None:
-        check_number("direction", self.direction, 0.0, 360.0, hi_open=True)
-        check_number("speed", self.speed, 0.0, MAX_SPEED, lo_open=True)
-        tx = check_number("tip_x", self.tip_x, -MISCUE_LIMIT, MISCUE_LIMIT)
-        ty = check_number("tip_y", self.tip_y, -MISCUE_LIMIT, MISCUE_LIMIT)
-        if (tx * tx + ty * ty) ** 0.5 > MISCUE_LIMIT + 1e-12:
-            raise BadField(
-                f"hypot(tip_x, tip_y) must be at most {MISCUE_LIMIT} ball radii (miscue limit)",
-                field="tip_x",
-            )
-        check_number("elevation", self.elevation, 0.0, MAX_ELEVATION)
-        if self.spot is not None:
-            check_choice("spot", self.spot, ("left", "right"))
-
-    def cue(self) -> dict[str, float]:
-        """The five cue parameters as a map (what ``stroke_played.stroke`` carries)."""
-        return {
-            "direction": float(self.direction),
-            "speed": float(self.speed),
-            "tip_x": float(self.tip_x),
-            "tip_y": float(self.tip_y),
-            "elevation": float(self.elevation),
-        }
+        if not isinstance(self.cue, CueParams):
+            raise BadField("cue must be cue parameters", field="cue")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

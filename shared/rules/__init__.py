@@ -29,6 +29,7 @@ from shared.rules.options import DEFAULT_DISTANCE, Discipline, MatchOptions
 from shared.rules.referee import (
     apply,
     cue_ball,
+    judge,
     lag_balls,
     lag_strokes,
     new_match,
@@ -38,7 +39,16 @@ from shared.rules.referee import (
 )
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
-from shared.rules.views import Line, Scoresheet, SetSheet, match_view, scoresheet
+from shared.rules.views import (
+    Line,
+    Scoresheet,
+    SetSheet,
+    match_view,
+    options_from_view,
+    result_view,
+    scoresheet,
+    state_from_view,
+)
 
 __all__ = [
     "DEFAULT_DISTANCE",
@@ -74,14 +84,18 @@ __all__ = [
     "apply",
     "check_stroke",
     "cue_ball",
+    "judge",
     "lag_balls",
     "lag_strokes",
     "match_view",
     "new_match",
     "next_deadline",
+    "options_from_view",
     "outcome",
+    "result_view",
     "scoresheet",
     "state_from_dict",
+    "state_from_view",
     "state_to_dict",
     "stroke_start",
 ]

@@ -60,7 +60,7 @@ from shared.rules.placement import (
     lag_position,
     respot_3c,
 )
-from shared.rules.scoring import judge_stroke, jumped_balls
+from shared.rules.scoring import StrokeJudgment, judge_stroke, jumped_balls
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import Call, GameOver, IllegalAction, Seat, Termination, Verdict
 from shared.rules.zones import zones_for
@@ -69,6 +69,7 @@ from shared.table import BALLS, BallName, Point
 __all__ = [
     "apply",
     "cue_ball",
+    "judge",
     "lag_balls",
     "lag_strokes",
     "new_match",
@@ -283,6 +284,33 @@ def _choose_break(state: MatchState, action: ChooseBreak, now: int) -> tuple[Mat
 # Strokes --------------------------------------------------------------------------------------
 
 
+def judge(
+    state: MatchState,
+    stroke: Stroke,
+    result: ShotResult,
+    balls: Balls | None = None,
+) -> StrokeJudgment:
+    """Points, foul and calls for the shooter's stroke from ``state`` (from ``balls`` instead of
+    the state's, e.g. a chosen starting spot), as :func:`apply` decides them for ``PlayStroke``,
+    without moving the match on. Every rule input (discipline, table, corner-zone leg, break,
+    zone counts) comes from the state, so a bot that judges its candidate strokes with this
+    function agrees with the server on every table."""
+    opts = state.options
+    table = opts.table_spec
+    start = state.balls if balls is None else balls
+    return judge_stroke(
+        discipline=opts.discipline,
+        table=table,
+        zones=zones_for(opts.discipline, table, opts.zone_leg),
+        cue=cue_ball(state),
+        balls=start,
+        stroke=stroke,
+        result=result,
+        break_shot=state.break_shot,
+        zone_counts=dict(state.zone_counts),
+    )
+
+
 def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[MatchState, Verdict]:
     check_stroke(state, action.seat, now)
     result = action.result
@@ -292,17 +320,7 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
     start = _matching_start(state, result)
     opts = state.options
     table = opts.table_spec
-    judged = judge_stroke(
-        discipline=opts.discipline,
-        table=table,
-        zones=zones_for(opts.discipline, table, opts.zone_leg),
-        cue=cue,
-        balls=start,
-        stroke=action.stroke,
-        result=result,
-        break_shot=state.break_shot,
-        zone_counts=dict(state.zone_counts),
-    )
+    judged = judge(state, action.stroke, result, start)
     shooter = action.seat
     rec = state.current
     innings = bump(rec.innings, shooter) if state.visit_strokes == 0 else rec.innings

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import cast
 
 from shared.physics.types import Stroke
+from shared.protocol.views import ball_of
 from shared.rules.options import MatchOptions
 from shared.rules.verdict import GameOver, Seat
 from shared.table import BALLS, BallName, Point
@@ -88,5 +90,4 @@ class MatchState:
     def ball_of(self, seat: Seat) -> BallName:
         """R-LAG-7 / R-PLAY-3: the match breaker's ball is white, the other player's yellow.
         Before the break choice seat 0 is taken as white (used for the lag and practice)."""
-        white = 0 if self.white_seat is None else self.white_seat
-        return "white" if seat == white else "yellow"
+        return cast(BallName, ball_of(self.white_seat, seat))  # the one written rule

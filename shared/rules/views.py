@@ -1,10 +1,16 @@
-"""Read-only views of a match: the scoresheet (R-PLAY-2) and the protocol's ``match`` object."""
+"""Read-only views of a match: the scoresheet (R-PLAY-2) and the protocol's ``match`` object.
+
+The referee builds the protocol's typed views itself (``shared.protocol.views``): the protocol
+imports nothing of the rules, so the dependency runs one way, and both stay pure
+(tests/test_import_guard.py).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from shared.protocol import views as pv
+from shared.rules.options import Discipline, MatchOptions
 from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
@@ -44,21 +50,22 @@ class Scoresheet:
     sets_won: tuple[int, int]
     result: GameOver | None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "sets": [
-                {
-                    "number": s.number,
-                    "breaker": s.breaker,
-                    "lines": [_line_dict(x) for x in s.lines],
-                    "result": _result_dict(s.result),
-                }
+    def view(self) -> pv.Scoresheet:
+        """The protocol's ``scoresheet``."""
+        return pv.Scoresheet(
+            sets=tuple(
+                pv.SheetSet(
+                    number=s.number,
+                    breaker=s.breaker,
+                    lines=(_line_view(s.lines[0]), _line_view(s.lines[1])),
+                    result=result_view(s.result),
+                )
                 for s in self.sets
-            ],
-            "match": [_line_dict(x) for x in self.match],
-            "sets_won": list(self.sets_won),
-            "result": _result_dict(self.result),
-        }
+            ),
+            match=(_line_view(self.match[0]), _line_view(self.match[1])),
+            sets_won=self.sets_won,
+            result=result_view(self.result),
+        )
 
 
 def _line(rec: SetRecord, seat: Seat) -> Line:
@@ -88,80 +95,141 @@ def scoresheet(state: MatchState) -> Scoresheet:
     return Scoresheet(sheets, (totals[0], totals[1]), (won[0], won[1]), state.result)
 
 
-def _line_dict(line: Line) -> dict[str, Any]:
-    return {
-        "points": line.points,
-        "innings": line.innings,
-        "average": round(line.average, 3),
-        "high_run": line.high_run,
-    }
+def _line_view(line: Line) -> pv.SheetLine:
+    return pv.SheetLine(
+        points=line.points,
+        innings=line.innings,
+        average=round(line.average, 3),
+        high_run=line.high_run,
+    )
 
 
-def _result_dict(result: GameOver | None) -> dict[str, Any] | None:
+def result_view(result: GameOver | None) -> pv.GameResult | None:
     if result is None:
         return None
-    return {"winner": result.winner, "reason": result.reason.value}
+    return pv.GameResult(winner=result.winner, reason=result.reason.value)
 
 
-def match_view(state: MatchState) -> dict[str, Any]:
-    """The protocol's ``match`` object (PROTOCOL.md): JSON/msgpack-safe, lists not tuples."""
+def match_view(state: MatchState) -> pv.MatchView:
+    """The protocol's ``match`` object (PROTOCOL.md)."""
     rec = state.current
     opts = state.options
-    view: dict[str, Any] = {
-        "phase": state.phase.value,
-        "discipline": opts.discipline.value,
-        "distance": opts.target,
-        "shooter": state.shooter,
-        "cue_ball": cue_ball(state) if state.shooter is not None else None,
-        "white_seat": state.white_seat,
-        "balls": {b: [p[0], p[1]] for b, p in zip(BALLS, state.balls, strict=True)},
-        "score": list(rec.points),
-        "innings": list(rec.innings),
-        "average": [round(average(rec.points[s], rec.innings[s]), 3) for s in (0, 1)],
-        "high_run": list(rec.high_run),
-        "current_run": state.current_run,
-        "timeouts_left": list(rec.timeouts_left),
-        "deadline_ms": state.deadline_ms,
-        "paused_ms": state.paused_ms,
-        "resting_at_ms": state.resting_at_ms,
-        "break_shot": state.break_shot,
-        "spot_choice": state.spot_choice,
-        "equalizing": state.equalizing,
-        "set": len(state.sets),
-        "sets": opts.sets,
-        "sets_won": list(scoresheet(state).sets_won),
-        "connected": list(state.connected),
-        "grace_until_ms": list(state.grace_deadline),
-        "result": _result_dict(state.result),
-    }
+    frozen: pv.FrozenView | None = None
     if state.phase in (Phase.PLAY, Phase.TIMEOUT) and state.shooter is not None:
         # R-FROZEN-1 / R-CALL-3: what the shooter's ball touches (the `turn` message's frozen).
         contact = contact_of(state.balls, cue_ball(state), opts.table_spec)
-        view["frozen"] = (
-            {"balls": list(contact.balls), "cushions": list(contact.cushions)} if contact else None
-        )
+        if contact:
+            frozen = pv.FrozenView(balls=tuple(contact.balls), cushions=tuple(contact.cushions))
+    lag: pv.LagView | None = None
     if state.phase in (Phase.LAG, Phase.BREAK_CHOICE):
-        view["lag"] = {
-            "balls": {str(s): b for s, b in lag_balls(state).items()},
+        a, b = state.lag_strokes
+        lag = pv.LagView(
+            balls={str(s): b for s, b in lag_balls(state).items()},
             # R-LAG-3: strokes stay hidden; only whether each seat has played is shown.
-            "played": [s is not None for s in state.lag_strokes],
-            "winner": state.lag_winner,
-            "reason": state.lag_reason,
-            "repeats": state.lag_repeats,
-        }
+            played=(a is not None, b is not None),
+            winner=state.lag_winner,
+            reason=state.lag_reason,
+            repeats=state.lag_repeats,
+        )
+    zone_views: tuple[pv.ZoneView, ...] | None = None
     zones = zones_for(opts.discipline, opts.table_spec, opts.zone_leg)
     if zones and state.shooter is not None:
         cue = cue_ball(state)
-        a, b = (state.ball(o) for o in BALLS if o != cue)
+        p, q = (state.ball(o) for o in BALLS if o != cue)
         counts = dict(state.zone_counts)
         strict = zone_rule_is_strict(opts.discipline)
-        view["zones"] = [
-            {
-                "name": z.name,
-                "count": counts.get(z.name, 0),
-                "armed": strict or counts.get(z.name, 0) >= 1,
-                "on_line": z.on_line(a) or z.on_line(b),
-            }
-            for z in shared_zones(zones, a, b)
-        ]
-    return view
+        zone_views = tuple(
+            pv.ZoneView(
+                name=z.name,
+                count=counts.get(z.name, 0),
+                armed=strict or counts.get(z.name, 0) >= 1,
+                on_line=z.on_line(p) or z.on_line(q),
+            )
+            for z in shared_zones(zones, p, q)
+        )
+    return pv.MatchView(
+        phase=state.phase.value,
+        discipline=opts.discipline.value,
+        distance=opts.target,
+        shooter=state.shooter,
+        cue_ball=cue_ball(state) if state.shooter is not None else None,
+        white_seat=state.white_seat,
+        balls={b: (p[0], p[1]) for b, p in zip(BALLS, state.balls, strict=True)},
+        score=rec.points,
+        innings=rec.innings,
+        average=(
+            round(average(rec.points[0], rec.innings[0]), 3),
+            round(average(rec.points[1], rec.innings[1]), 3),
+        ),
+        high_run=rec.high_run,
+        current_run=state.current_run,
+        timeouts_left=rec.timeouts_left,
+        deadline_ms=state.deadline_ms,
+        paused_ms=state.paused_ms,
+        resting_at_ms=state.resting_at_ms,
+        break_shot=state.break_shot,
+        spot_choice=state.spot_choice,
+        equalizing=state.equalizing,
+        set=len(state.sets),
+        sets=opts.sets,
+        sets_won=scoresheet(state).sets_won,
+        connected=state.connected,
+        grace_until_ms=state.grace_deadline,
+        result=result_view(state.result),
+        frozen=frozen,
+        lag=lag,
+        zones=zone_views,
+    )
+
+
+def options_from_view(options: pv.RoomOptions) -> MatchOptions:
+    """The referee's options from ``room.options`` (every option in force, as the room sent
+    them): a client's copy of the rules' inputs, the corner-zone leg included (R-DISC-FREE)."""
+    return MatchOptions(
+        discipline=Discipline(options.discipline),
+        distance=options.distance,
+        shot_clock_s=options.shot_clock_s,
+        innings_limit=options.innings_limit,
+        sets=options.sets,
+        equalizing=options.equalizing,
+        timeout_s=options.timeout_s,
+        grace_s=options.grace_s,
+        table=options.table,
+        practice=options.practice,
+        corner_zone_leg=options.corner_zone_leg,
+    )
+
+
+def state_from_view(view: pv.MatchView, options: MatchOptions) -> MatchState:
+    """A real referee state from the ``match`` a client holds: the phase, the balls, who
+    shoots with which ball (R-LAG-7), the break, the current game's lines and the zone counts
+    of the zones both object balls share (R-DISC-FREE, R-DISC-BALK), so a bot can hand its
+    candidate strokes to :func:`shared.rules.judge` exactly as the server will. Earlier games
+    of a set match are not in the view; only the current one is rebuilt."""
+    balls = tuple((float(view.balls[b][0]), float(view.balls[b][1])) for b in BALLS)
+    breaker = view.white_seat if view.white_seat is not None else 0
+    current = SetRecord(
+        breaker=breaker,
+        points=view.score,
+        innings=view.innings,
+        high_run=view.high_run,
+        timeouts_left=view.timeouts_left,
+    )
+    return MatchState(
+        options=options,
+        phase=Phase(view.phase),
+        balls=(balls[0], balls[1], balls[2]),
+        sets=(current,),
+        white_seat=view.white_seat,
+        shooter=view.shooter,
+        current_run=view.current_run,
+        deadline_ms=view.deadline_ms,
+        paused_ms=view.paused_ms,
+        resting_at_ms=view.resting_at_ms,
+        break_shot=view.break_shot,
+        spot_choice=view.spot_choice,
+        equalizing=view.equalizing,
+        zone_counts=tuple((z.name, z.count) for z in view.zones or ()),
+        connected=view.connected,
+        grace_deadline=view.grace_until_ms,
+    )

@@ -37,8 +37,8 @@ async def test_a_bot_account_waits_in_quick_match_and_plays_unrated(
         base = desk.clock()
         desk.clock = lambda: base + 31_000  # Ann has waited past the bot offer (30 s)
         joined = await ann.expect(tc.Joined, timeout=10)
-        snap = await ann.expect(tc.Snapshot, 10, lambda m: None not in m.room["players"])
-        assert "Robo (bot)" in snap.room["players"]  # marked as a bot where players see it
+        snap = await ann.expect(tc.Snapshot, 10, lambda m: None not in m.room.players)
+        assert "Robo (bot)" in snap.room.players  # marked as a bot where players see it
         await ann.send(ts.Concede())
         over = await ann.expect(tc.GameOver)
         assert over.winner == 1 - joined.seat
@@ -49,7 +49,7 @@ async def test_a_bot_account_waits_in_quick_match_and_plays_unrated(
         base = desk.clock()
         desk.clock = lambda: base + 31_000
         await cy.expect(tc.Joined, timeout=10)
-        await cy.expect(tc.Snapshot, 10, lambda m: None not in m.room["players"])
+        await cy.expect(tc.Snapshot, 10, lambda m: None not in m.room.players)
         await cy.send(ts.Concede())
         await cy.expect(tc.GameOver)
         out, err = bot.communicate(timeout=60)
@@ -60,7 +60,7 @@ async def test_a_bot_account_waits_in_quick_match_and_plays_unrated(
     assert bot.returncode == 0, err
     assert out.strip().startswith("won")  # --quiet: the last result only
     board = await ann.request(ts.GetLeaderboard(discipline="one_cushion"), tc.Leaderboard)
-    assert board.rows == []  # a match against a bot is never rated
+    assert board.rows == ()  # a match against a bot is never rated
     assert game_server.store is not None
     (robo,) = game_server.store.db.execute("SELECT bot FROM accounts WHERE name = 'Robo'")
     assert robo == (1,)

@@ -12,6 +12,7 @@ import pytest
 
 from client.identity import IdentityStore
 from client.session import ServerError, Session
+from shared.protocol.views import CueParams
 
 
 async def test_hello_keeps_the_same_identity_across_runs(server_url: str, tmp_path: Path) -> None:
@@ -62,7 +63,7 @@ async def test_refusals_raise_server_errors_with_their_code(server_url: str) -> 
         room_id = await ann.create_room("three_cushion")
         await ann.join(room_id)
         # A stroke before the match started is refused; the refusal comes back as an event.
-        sent = await ann.stroke(0.0, 2.0)
+        sent = await ann.stroke(CueParams(direction=0.0, speed=2.0))
         refusal = await ann.wait_for(lambda m: m.get("re") == sent, timeout=5)
         assert refusal["t"] == "error" and refusal["code"] == "wrong_phase"
 
@@ -106,7 +107,7 @@ async def test_a_dropped_connection_reconnects_and_rejoins_the_seat(server_url: 
         # The opponent saw the seat drop and come back (R-END-5 grace).
         await _until(bob, lambda st: st.player_status.get(0, {}).get("status") == "connected")
         # And the seat acts again: its lag stroke is accepted (R-LAG-3).
-        await ann.stroke(0.0, 3.0)
+        await ann.stroke(CueParams(direction=0.0, speed=3.0))
         call = await ann.wait_for(lambda m: m.get("code") == "lag_stroke", timeout=5)
         assert "Seat 0" in call["text"]
 

@@ -55,7 +55,7 @@ async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     procs.append(first)
     alice, bob, carol, rid, breaker = await _to_play(first.url, shot_clock_s=30, grace_s=60)
     snap = await carol.request(ts.Sync(), tc.Snapshot)
-    deadline = snap.match["deadline_ms"]
+    deadline = snap.match.deadline_ms
     assert deadline is not None
     left_before = deadline - _now_ms()  # what the shooter had when the server went down
 
@@ -107,12 +107,12 @@ async def test_a_kill_and_restart_charges_no_downtime_to_a_reconnection_grace(
     assert turn.deadline_ms is not None and turn.deadline_ms - _now_ms() > 30_000 - 2 * SLACK_MS
     snap = await shooter.request(ts.Sync(), tc.Snapshot)
     # Not forfeited by the downtime: the grace runs from the restart.
-    assert snap.match["phase"] == "play", snap.match
-    grace = snap.match["grace_until_ms"][away]
+    assert snap.match.phase == "play", snap.match
+    grace = snap.match.grace_until_ms[away]
     assert grace is not None and grace > _now_ms() + 500
     back = await _rejoin(second.url, players[away], names[away], rid)
     snap = await back.request(ts.Sync(), tc.Snapshot)
-    assert snap.match["phase"] == "play" and snap.match["deadline_ms"] == turn.deadline_ms
+    assert snap.match.phase == "play" and snap.match.deadline_ms == turn.deadline_ms
     await shooter.close()
     await back.close()
 
@@ -134,8 +134,8 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     shooter = breaker
     for _ in range(8):  # the WAL may have some room left for the first strokes
         before = await carol.request(ts.Sync(), tc.Snapshot)
-        shooter = before.match["shooter"]
-        await asyncio.sleep(max(0.0, before.match["resting_at_ms"] / 1000 - time.time()) + 0.05)
+        shooter = before.match.shooter
+        await asyncio.sleep(max(0.0, before.match.resting_at_ms / 1000 - time.time()) + 0.05)
         miss, _ = find_scoring_stroke(before.match, OPTIONS, score=False)
         await players[shooter].send(miss)
         reply = await players[shooter].expect(
@@ -167,10 +167,10 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     status, body = await asyncio.to_thread(health, server.port)
     assert status == 200, body
     snap = await carol.request(ts.Sync(), tc.Snapshot)
-    assert snap.room["match_id"] is not None
-    replay = await carol.request(ts.GetReplay(match_id=snap.room["match_id"]), tc.Replay)
-    assert [s["kind"] for s in replay.strokes] == ["lag"] + ["stroke"] * (played + 1)
-    assert replay.strokes[-1]["trajectory"] == again.trajectory
+    assert snap.room.match_id is not None
+    replay = await carol.request(ts.GetReplay(match_id=snap.room.match_id), tc.Replay)
+    assert [s.kind for s in replay.strokes] == ["lag"] + ["stroke"] * (played + 1)
+    assert replay.strokes[-1].body.trajectory == again.trajectory  # type: ignore[union-attr]
     for w in (alice, bob, carol):
         await w.close()
     assert await asyncio.to_thread(server.stop) == 0

@@ -16,6 +16,7 @@ from server.config import ServerConfig
 from server.lobby import GameServer
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.wire import Wire
 from tests.servers import serving, url_of
 
@@ -48,10 +49,10 @@ async def test_rooms_listing_and_errors(url: str) -> None:
         ts.CreateRoom(discipline="straight_rail", distance=50), tc.RoomCreated
     )
     rooms = (await ann.request(ts.ListRooms(), tc.Rooms)).rooms
-    (entry,) = [r for r in rooms if r["room_id"] == created.room_id]
-    assert entry["discipline"] == "straight_rail" and entry["distance"] == 50
-    assert entry["phase"] == "waiting" and entry["private"] is False
-    assert entry["players"] == [None, None] and entry["spectators"] == 0
+    (entry,) = [r for r in rooms if r.room_id == created.room_id]
+    assert entry.discipline == "straight_rail" and entry.distance == 50
+    assert entry.phase == "waiting" and entry.private is False
+    assert entry.players == (None, None) and entry.spectators == 0
     assert (await ann.refused(ts.Join(room_id="rnope"))).code == "no_such_room"
     assert (await ann.refused(ts.Leave())).code == "not_in_room"
     assert (await ann.refused(ts.Chat(text="hi"))).code == "not_in_room"
@@ -65,7 +66,7 @@ async def test_rooms_listing_and_errors(url: str) -> None:
     assert again.code == "already_in_room"
     await ann.request(ts.Leave(), tc.Left)
     rooms = (await ann.request(ts.ListRooms(), tc.Rooms)).rooms
-    assert [r["players"] for r in rooms if r["room_id"] == created.room_id] == [[None, None]]
+    assert [r.players for r in rooms if r.room_id == created.room_id] == [(None, None)]
 
 
 async def test_private_room_password_is_checked_and_stored_hashed(url: str, tmp_path: Path) -> None:
@@ -79,7 +80,7 @@ async def test_private_room_password_is_checked_and_stored_hashed(url: str, tmp_
         )
     ).room_id
     listed = (await bob.request(ts.ListRooms(), tc.Rooms)).rooms
-    assert [r["private"] for r in listed if r["room_id"] == rid] == [True]
+    assert [r.private for r in listed if r.room_id == rid] == [True]
     assert (await bob.refused(ts.Join(room_id=rid))).code == "bad_password"
     assert (await bob.refused(ts.Join(room_id=rid, password="wrong"))).code == "bad_password"
     assert (await bob.refused(ts.Spectate(room_id=rid, password="wrong"))).code == "bad_password"
@@ -96,27 +97,27 @@ async def test_practice_room_place_and_stroke(url: str) -> None:
         await ann.request(ts.CreateRoom(discipline="balkline_47_2", practice=True), tc.RoomCreated)
     ).room_id
     await ann.request(ts.Join(room_id=rid), tc.Joined)
-    snap = await ann.expect(tc.Snapshot, where=lambda m: m.match["phase"] == "play")
-    assert snap.match["shooter"] == 0 and snap.match["deadline_ms"] is None  # no clock
+    snap = await ann.expect(tc.Snapshot, where=lambda m: m.match.phase == "play")
+    assert snap.match.shooter == 0 and snap.match.deadline_ms is None  # no clock
     bob = await Wire.open(url, "bob")
     assert (await bob.refused(ts.Join(room_id=rid))).code == "room_full"  # one player
     placed = await ann.request(
         ts.Place(balls={"white": (0.5, 0.5), "red": (1.0, 0.5)}), tc.Snapshot
     )
-    assert placed.match["balls"]["white"] == [0.5, 0.5]
-    assert placed.match["balls"]["red"] == [1.0, 0.5]
+    assert placed.match.balls["white"] == (0.5, 0.5)
+    assert placed.match.balls["red"] == (1.0, 0.5)
     off = await ann.refused(ts.Place(balls={"yellow": (5.0, 0.5)}))
     assert off.code == "bad_field"
     overlap = await ann.refused(ts.Place(balls={"yellow": (0.52, 0.5)}))
     assert overlap.code == "bad_field"
-    await ann.send(ts.Stroke(direction=0.0, speed=1.0))  # white straight at the red
+    await ann.send(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))  # white straight at the red
     played = await ann.expect(tc.StrokePlayed)
-    assert played.shooter == 0 and played.events[0]["kind"] == "strike"
-    assert any(e["kind"] == "ball_ball" for e in played.events)
+    assert played.shooter == 0 and played.events[0].kind == "strike"
+    assert any(e.kind == "ball_ball" for e in played.events)
     # A spectator arriving mid-stroke gets the stroke in motion with the snapshot.
     late = await bob.request(ts.Spectate(room_id=rid), tc.Snapshot)
-    assert late.in_motion is not None and late.in_motion["start_ms"] == played.start_ms
-    assert late.in_motion["trajectory"] == played.trajectory
+    assert late.in_motion is not None and late.in_motion.start_ms == played.start_ms
+    assert late.in_motion.trajectory == played.trajectory
 
 
 async def test_ordinary_rooms_refuse_place(url: str) -> None:
@@ -283,7 +284,7 @@ async def test_empty_rooms_are_closed_and_stay_closed(tmp_path: Path) -> None:
         kept = (await ann.request(ts.CreateRoom(discipline="one_cushion"), tc.RoomCreated)).room_id
         await ann.request(ts.Spectate(room_id=kept), tc.Snapshot)  # someone is in this one
         for _ in range(50):
-            rooms = [r["room_id"] for r in (await ann.request(ts.ListRooms(), tc.Rooms)).rooms]
+            rooms = [r.room_id for r in (await ann.request(ts.ListRooms(), tc.Rooms)).rooms]
             if idle not in rooms:
                 break
             await asyncio.sleep(0.1)

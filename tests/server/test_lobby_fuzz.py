@@ -18,6 +18,7 @@ from server.lobby import GameServer
 from shared.protocol import CLIENT_TYPES
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.test_room import _lag
 from tests.server.wire import Wire
 
@@ -120,9 +121,9 @@ async def test_thousands_of_malformed_frames_change_nothing(server: GameServer, 
     # The match is exactly where it was; the players' connections never noticed.
     after = await carol.request(ts.Sync(), tc.Snapshot)
     assert after.match == before.match and after.seq == before.seq
-    assert after.room["seats"] == before.room["seats"]
+    assert after.room.seats == before.room.seats
     # And it goes on: the shooter strokes, everyone sees it.
-    await shooter.send(ts.Stroke(direction=0.0, speed=0.3))
+    await shooter.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.3)))
     played = await carol.expect(tc.StrokePlayed, timeout=5)
     assert played.shooter == winner
     for p in (alice, bob):

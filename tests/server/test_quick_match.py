@@ -131,7 +131,7 @@ async def test_a_bot_is_offered_after_the_wait_and_the_match_is_unrated(
     await ann.send(ts.Concede())
     await ann.expect(tc.GameOver)
     board = await ann.request(ts.GetLeaderboard(discipline="three_cushion"), tc.Leaderboard)
-    assert board.rows == []  # against a bot: unrated
+    assert board.rows == ()  # against a bot: unrated
     profile = await ann.request(ts.GetProfile(player_id=_pid(server, "Robo")), tc.Profile)
     assert profile.bot and profile.registered
 
@@ -156,7 +156,7 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
     pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
     try:
         for s, name in zip(sessions, ("Ann", "Bob"), strict=True):
-            await s.request("register", name=name, password=PASSWORD)
+            await s.request(ts.Register(name=name, password=PASSWORD))
         joined = [
             asyncio.ensure_future(s.wait_for(lambda m: m.get("t") == "joined", timeout=10))
             for s in sessions
@@ -165,7 +165,7 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
         for s in sessions:
             # One point, three cushion: the bots play a short match (the default distance
             # has an equalizing inning and would take minutes).
-            answer = await s.request("queue", discipline="three_cushion", distance=1)
+            answer = await s.request(ts.Queue(discipline="three_cushion", distance=1))
             assert answer["t"] == "queued"
         await asyncio.gather(*joined)
         rated_soon = [
@@ -180,7 +180,7 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
         winner = over["winner"]
         names = {s.state.seat: s.name for s in sessions}
         rated = await asyncio.wait_for(asyncio.gather(*rated_soon), 10)
-        board = await sessions[0].request("leaderboard", discipline="three_cushion")
+        board = await sessions[0].request(ts.GetLeaderboard(discipline="three_cushion"))
     finally:
         pool.shutdown(cancel_futures=True)
         for s in sessions:
@@ -222,8 +222,8 @@ async def test_ratings_survive_a_sigkill_at_the_moment_a_match_ends(tmp_path: Pa
     finally:
         server.stop()
     top, bottom = board.rows
-    assert (top["name"], bottom["name"]) == ("Ann", "Bob")
-    assert top["rating"] > 1500 > bottom["rating"]
+    assert (top.name, bottom.name) == ("Ann", "Bob")
+    assert top.standing.rating > 1500 > bottom.standing.rating
     # Every finished rated match has its rating change, and nothing else has one.
     con = sqlite3.connect(db)
     finished = con.execute("SELECT COUNT(*) FROM matches WHERE finished_ms IS NOT NULL").fetchone()

@@ -18,12 +18,33 @@ from server.config import ServerConfig
 from server.lobby import GameServer
 from server.replays import ReplayCache, with_re
 from server.store import RoomRecord, Store
+from shared import rules
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol import views as pv
 from tests.server.wire import Wire
 
 STROKES = 400
+STATE, _ = rules.apply(rules.new_match(rules.MatchOptions(), 0), rules.Start(), 0)
+SHEET = rules.scoresheet(STATE).view()
+
+
+def _played(n: int) -> tc.StrokePlayed:
+    """A stroke as the room broadcasts it, with a 12-segment path (~1.7 KiB in all)."""
+    return tc.StrokePlayed(
+        seq=n + 1,
+        shooter=n % 2,
+        stroke=pv.PlayedStroke(cue=pv.CueParams(direction=0.0, speed=1.0), ball="white"),
+        start_ms=n,
+        rest_ms=n,
+        trajectory=pv.Trajectory(paths={"white": (float(n),) * 192}),
+        events=(),
+        result=pv.StrokeResult(
+            points=0, foul=None, calls=(), respots={}, next_shooter=0, game_over=None
+        ),
+        match=rules.match_view(STATE),
+    )
 
 
 def _long_match(db: Path) -> int:
@@ -34,12 +55,13 @@ def _long_match(db: Path) -> int:
         )
         store.save_room(record, 0)
         players = [{"player_id": "pa", "name": "ann"}, {"player_id": "pb", "name": "bob"}]
-        match_id = store.start_match("r1", "three_cushion", {}, players, 0)
+        options = {"discipline": "three_cushion"}
+        match_id = store.start_match("r1", "three_cushion", options, players, 0)
         record.match_id = match_id
         for n in range(STROKES):
-            body = {"trajectory": {"white": [float(n)] * 200}, "n_hint": n}
+            body = _played(n).to_wire()
             store.commit_stroke(record, "stroke", n % 2, n, msgpack.packb(body), n)
-        store.finish_match(match_id, 0, "distance", {"sets": []}, STROKES)
+        store.finish_match(match_id, 0, "distance", SHEET.to_wire(), STROKES)
         store.close_room("r1", STROKES)
     return match_id
 
@@ -81,8 +103,8 @@ async def test_a_replay_is_encoded_once_and_pages_add_up(
             break
         after = page.next_after
         await asyncio.sleep(0.6)  # each page costs rate budget by its size
-    assert [s["n"] for s in pages] == list(range(1, STROKES + 1))
-    assert pages == full[0].strokes
+    assert [s.n for s in pages] == list(range(1, STROKES + 1))
+    assert tuple(pages) == full[0].strokes
     await w.close()
 
 
@@ -119,7 +141,20 @@ async def test_a_client_that_never_reads_replays_is_dropped_at_a_bounded_backlog
 
 
 def test_re_is_spliced_into_the_cached_bytes_and_the_cache_is_bounded() -> None:
-    reply = tc.Replay(match_id=7, room={"a": 1}, strokes=[{"n": 1}], finished=True)
+    room = pv.ReplayRoom(
+        match_id=7,
+        room_id="r1",
+        discipline="three_cushion",
+        options=pv.SentOptions(discipline="three_cushion"),
+        players=(),
+        started_ms=0,
+        finished_ms=1,
+        winner=None,
+        reason=None,
+        scoresheet=SHEET,
+    )
+    stroke = pv.ReplayStroke(n=1, kind="stroke", seat=0, played_ms=0, body=_played(0))
+    reply = tc.Replay(match_id=7, room=room, strokes=(stroke,), finished=True)
     data = encode(reply)
     assert msgpack.unpackb(with_re(data, 42)) == {**msgpack.unpackb(data), "re": 42}
     cache = ReplayCache(max_bytes=100)

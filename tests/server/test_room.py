@@ -13,6 +13,7 @@ from server.room import Member, Room
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.wire import Wire
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=5)
@@ -49,11 +50,11 @@ async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
     await carol.expect(tc.Turn, where=lambda m: m.phase == "lag")
     # R-LAG-2: alice taps her ball backwards and never reaches the top cushion, so she loses to
     # bob's lag, the softest that reaches it (its balls rest after ~9.5 s).
-    await alice.send(ts.Stroke(direction=180.0, speed=0.05))
-    await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+    await alice.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
     lag = await carol.expect(tc.LagResult, timeout=10)
     assert lag.winner is not None, lag.reason
-    assert set(lag.trajectory) == {"white", "yellow", "red"}
+    assert set(lag.trajectory.paths) == {"white", "yellow", "red"}
     await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()))
     return lag.winner
 
@@ -85,20 +86,24 @@ async def test_a_match_over_the_wire_reaches_everyone_alike_and_is_stored(url: s
     alice, bob, carol, rid = await _seated_room(url)
     # A spectator can never act (R-PLAY-3); nothing changes, nothing is broadcast.
     before = await _snapshot(carol)
-    assert (await carol.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_a_player"
+    assert (
+        await carol.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "not_a_player"
     await _assert_unchanged(carol, before)
     # A second connection of a seated player, without the seat, cannot act either.
     assert alice.welcome is not None
     twin = await Wire.open(url, "twin", token=alice.welcome.token)
-    assert (await twin.refused(ts.Stroke(direction=0.0, speed=1.0))).code == "not_in_room"
+    assert (
+        await twin.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "not_in_room"
     await twin.request(ts.Spectate(room_id=rid), tc.Snapshot)
     assert (await twin.refused(ts.Concede())).code == "not_a_player"
 
     await carol.expect(tc.Turn, where=lambda m: m.phase == "lag")
-    await alice.send(ts.Stroke(direction=180.0, speed=0.05))
-    await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+    await alice.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
     lag = await carol.expect(tc.LagResult, timeout=10)
-    assert lag.winner is not None and set(lag.trajectory) == {"white", "yellow", "red"}
+    assert lag.winner is not None and set(lag.trajectory.paths) == {"white", "yellow", "red"}
     # R-END-5: the lag's loser concedes while the balls still roll.
     await (alice, bob)[1 - lag.winner].send(ts.Concede())
     over = await carol.expect(tc.GameOver)
@@ -115,24 +120,24 @@ async def test_a_match_over_the_wire_reaches_everyone_alike_and_is_stored(url: s
 
     # The finished match is stored with its strokes: the replay browser can show it.
     found = await alice.request(ts.ListMatches(), tc.Matches)
-    assert found.matches[0]["match_id"] == over.match_id
-    assert found.matches[0]["winner"] == lag.winner
+    assert found.matches[0].match_id == over.match_id
+    assert found.matches[0].winner == lag.winner
     mine = await alice.request(ts.ListMatches(player_id=alice.welcome.player_id), tc.Matches)
-    assert [m["match_id"] for m in mine.matches] == [over.match_id]
+    assert [m.match_id for m in mine.matches] == [over.match_id]
     assert carol.welcome is not None
     watched = await carol.request(ts.ListMatches(player_id=carol.welcome.player_id), tc.Matches)
-    assert watched.matches == []  # a spectator played no match
+    assert watched.matches == ()  # a spectator played no match
     assert over.match_id is not None
     replay = await carol.request(ts.GetReplay(match_id=over.match_id), tc.Replay)
     assert replay.finished and replay.scoresheet == over.scoresheet
-    assert [s["kind"] for s in replay.strokes] == ["lag"]
-    assert replay.strokes[0]["trajectory"] == lag.trajectory
+    assert [s.kind for s in replay.strokes] == ["lag"]
+    assert replay.strokes[0].body == lag
 
     # Both ask for a rematch: everyone gets the fresh match, with a new id.
     await alice.send(ts.Rematch())
     await bob.send(ts.Rematch())
-    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.room["match_id"] != over.match_id)
-    assert fresh.match["score"] == [0, 0] and fresh.match["phase"] in ("lag", "play")
+    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.room.match_id != over.match_id)
+    assert fresh.match.score == (0, 0) and fresh.match.phase in ("lag", "play")
 
 
 async def test_frozen_ball_respot_in_practice(url: str) -> None:
@@ -149,7 +154,7 @@ async def test_frozen_ball_respot_in_practice(url: str) -> None:
     await ann.send(ts.Respot())
     await ann.expect(tc.Call, where=lambda m: m.code == "respot")
     snap = await ann.request(ts.Sync(), tc.Snapshot)
-    w, r = snap.match["balls"]["white"], snap.match["balls"]["red"]
+    w, r = snap.match.balls["white"], snap.match.balls["red"]
     assert ((w[0] - r[0]) ** 2 + (w[1] - r[1]) ** 2) ** 0.5 > 0.0625  # apart now (R-RESPOT-3C)
 
 
@@ -173,14 +178,14 @@ def test_core_join_start_and_hidden_lag_strokes() -> None:
     # Only the joiner hears its own seat token.
     assert all(to == (b.conn,) for to, m in fx.sends if isinstance(m, tc.Joined))
     # R-LAG-3: a lag stroke is kept hidden; a second one from the same seat is refused.
-    fx = room.handle(a, ts.Stroke(direction=0.0, speed=0.1), 1_200)
+    fx = room.handle(a, ts.Stroke(cue=CueParams(direction=0.0, speed=0.1)), 1_200)
     assert not fx.jobs and [m.code for _, m in fx.sends if isinstance(m, tc.Call)] == ["lag_stroke"]
-    fx = room.handle(a, ts.Stroke(direction=0.0, speed=0.2, id=9), 1_300)
+    fx = room.handle(a, ts.Stroke(cue=CueParams(direction=0.0, speed=0.2), id=9), 1_300)
     assert [(m.code, m.re) for _, m in fx.sends] == [("already_played", 9)]
     state = room.state
-    fx = room.handle(s, ts.Stroke(direction=0.0, speed=0.2), 1_300)
+    fx = room.handle(s, ts.Stroke(cue=CueParams(direction=0.0, speed=0.2)), 1_300)
     assert [m.code for _, m in fx.sends] == ["not_a_player"] and room.state is state
-    fx = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 1_400)
+    fx = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 1_400)
     (job,) = fx.jobs
     assert job.kind == "lag" and set(job.strokes) == {"white", "yellow"}
     assert job.strokes["white"].speed == 0.1 and job.received_ms == 1_400
@@ -196,8 +201,8 @@ def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
     room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (job,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     out = run_job(job)
     assert room.simulated(replace(out, job=job.job + 1), 9_000).sends == []  # stale: ignored
     seq = room.seq
@@ -217,8 +222,8 @@ def test_core_break_spot_choice() -> None:
     room, a, b, _ = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (job,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     room.simulated(run_job(job), 2_100)
     winner = room.state.lag_winner
     assert winner is not None
@@ -226,12 +231,16 @@ def test_core_break_spot_choice() -> None:
     after = room.state.resting_at_ms
     room.handle(who, ts.ChooseBreak(breaker="me"), after)
     table = room.options.table_spec
-    (job,) = room.handle(who, ts.Stroke(direction=90.0, speed=2.0, spot="left"), after + 10).jobs
+    (job,) = room.handle(
+        who, ts.Stroke(cue=CueParams(direction=90.0, speed=2.0, spot="left")), after + 10
+    ).jobs
     assert job.balls["white"] == table.left_start_spot and job.spot == "left"
     room.simulated(run_job(job), after + 20)
     rest = room.state.resting_at_ms
     nxt = (a, b)[room.state.shooter or 0]
-    fx = room.handle(nxt, ts.Stroke(direction=0.0, speed=1.0, spot="right", id=4), rest + 10)
+    fx = room.handle(
+        nxt, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0, spot="right"), id=4), rest + 10
+    )
     assert [(m.code, m.re) for _, m in fx.sends] == [("bad_field", 4)] and not fx.jobs
 
 
@@ -243,8 +252,8 @@ def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     room, a, b, _ = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (job,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (job,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     # The worker dies: no result. The room runs the lag again at once instead of waiting for
     # the lag clock (which would find both strokes in and nothing decided).
     room.simulated(replace(run_job(job), result=None, failure="physics worker died"), 2_050)
@@ -292,10 +301,10 @@ def test_core_owns_its_persistence_form_and_draws_match_ids() -> None:
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     fx = room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_100)
     assert fx.new_match and room.match_id == 7_001
-    assert room.snapshot(0).room["match_id"] == 7_001
+    assert room.snapshot(0).room.match_id == 7_001
     seqs = [m.seq for _, m in fx.sends if getattr(m, "seq", None) is not None]
     assert seqs == list(range(seqs[0], seqs[0] + len(seqs))) and seqs[-1] == room.seq
-    room.handle(a, ts.Stroke(direction=0.0, speed=1.5), 1_200)
+    room.handle(a, ts.Stroke(cue=CueParams(direction=0.0, speed=1.5)), 1_200)
 
     record = room.to_record()
     assert record.match_id == 7_001 and record.seq == room.seq and record.private
@@ -359,8 +368,8 @@ async def test_a_look_alike_of_a_seated_players_name_is_marked(url: str) -> None
     # "Аlice" with a Cyrillic А, and in full-width letters: both pass for "alice".
     twin = await Wire.open(url, "\u0410lice")
     await twin.request(ts.Join(room_id=rid), tc.Joined)
-    snap = await twin.expect(tc.Snapshot, where=lambda m: m.room["seats"][1] is not None)
-    names = [s["name"] for s in snap.room["seats"]]
+    snap = await twin.expect(tc.Snapshot, where=lambda m: m.room.seats[1] is not None)
+    names = [s.name for s in snap.room.seats]
     assert names == ["alice", "\u0410lice (2)"]
     fan = await Wire.open(url, "ＡＬＩＣＥ")
     await fan.request(ts.Spectate(room_id=rid), tc.Snapshot)

@@ -13,6 +13,7 @@ from server.simulation import run_job
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.test_room import _assert_unchanged, _core, _seated_room, _snapshot
 from tests.server.wire import Wire
 
@@ -49,7 +50,7 @@ async def test_out_of_range_strokes_from_a_player_change_nothing(
 ) -> None:
     alice, bob, carol, _ = await _seated_room(url)
     before = await _snapshot(carol)
-    assert before.match["phase"] == "lag"
+    assert before.match.phase == "lag"
 
     for n, (body, name) in enumerate(BAD_STROKES, start=100):
         err = await _answer(alice, body, n)
@@ -62,8 +63,8 @@ async def test_out_of_range_strokes_from_a_player_change_nothing(
         heard = [m for m in await w.quiet(0.2) if getattr(m, "seq", 0) > before.seq]
         assert heard == [], heard
     # The player is still seated and plays valid strokes normally (the lag).
-    await alice.send(ts.Stroke(direction=180.0, speed=0.05))
-    await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+    await alice.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
     lag = await carol.expect(tc.LagResult, timeout=10)
     assert lag.winner == 1 and lag.seq > before.seq
     assert server.metrics.internal_errors == 0
@@ -81,18 +82,18 @@ def test_core_a_stroke_in_flight_when_its_shooter_drops_counts_once() -> None:
     room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (lag,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     fx = room.simulated(run_job(lag), 2_100)
     (lag_msg,) = [m for _, m in fx.sends if isinstance(m, tc.LagResult)]
     moving = room.snapshot(None, now=2_100).in_motion
-    assert moving is not None and moving["seq"] == lag_msg.seq  # as broadcast, seq included
+    assert moving is not None and moving.seq == lag_msg.seq  # as broadcast, seq included
     winner = room.state.lag_winner
     assert winner is not None
     who, conn = (a, b)[winner], (a, b)[winner].conn
     t = room.state.resting_at_ms + 10
     room.handle(who, ts.ChooseBreak(breaker="me"), t)
-    (job,) = room.handle(who, ts.Stroke(direction=90.0, speed=2.0), t + 10).jobs
+    (job,) = room.handle(who, ts.Stroke(cue=CueParams(direction=90.0, speed=2.0)), t + 10).jobs
     seq = room.seq
 
     fx = room.disconnect(conn, t + 20)  # before the simulation comes back
@@ -107,7 +108,7 @@ def test_core_a_stroke_in_flight_when_its_shooter_drops_counts_once() -> None:
     assert played.seq > seq
     rest = room.state.resting_at_ms
     assert rest == played.rest_ms
-    if played.result["next_shooter"] == winner:
+    if played.result.next_shooter == winner:
         # Scored: the clock (from rest, R-CLOCK-1) waits for the absent shooter, all of it left.
         assert room.state.deadline_ms is None and room.state.paused_ms == 30_000
     else:  # missed: the other player's clock runs from rest
@@ -116,8 +117,8 @@ def test_core_a_stroke_in_flight_when_its_shooter_drops_counts_once() -> None:
     # Back before rest: the stroke in motion, as broadcast (same seq), and nothing replayed.
     fx = room.rejoin(who, ts.Rejoin(room_id="r1", seat_token="t"), f"h{winner}", t + 600)
     (snap,) = [m for _, m in fx.sends if isinstance(m, tc.Snapshot)]
-    assert snap.in_motion is not None and snap.in_motion["seq"] == played.seq
-    assert snap.in_motion["rest_ms"] == rest and not fx.jobs and not fx.strokes
+    assert snap.in_motion is not None and snap.in_motion.seq == played.seq
+    assert snap.in_motion.rest_ms == rest and not fx.jobs and not fx.strokes
     assert room.state.deadline_ms == rest + 30_000 and room.state.strokes_played == 1
 
 
@@ -128,15 +129,17 @@ def test_core_a_concede_while_the_balls_roll_drops_that_stroke_from_the_rematch(
     room, a, b, _s = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
-    room.handle(a, ts.Stroke(direction=180.0, speed=0.05), 2_000)
-    (lag,) = room.handle(b, ts.Stroke(direction=0.0, speed=0.5), 2_000).jobs
+    room.handle(a, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)), 2_000)
+    (lag,) = room.handle(b, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)), 2_000).jobs
     room.simulated(run_job(lag), 2_100)
     winner = room.state.lag_winner
     assert winner is not None
     players = (a, b)
     t = room.state.resting_at_ms + 10
     room.handle(players[winner], ts.ChooseBreak(breaker="me"), t)
-    (job,) = room.handle(players[winner], ts.Stroke(direction=90.0, speed=2.0), t + 10).jobs
+    (job,) = room.handle(
+        players[winner], ts.Stroke(cue=CueParams(direction=90.0, speed=2.0)), t + 10
+    ).jobs
 
     fx = room.handle(players[1 - winner], ts.Concede(), t + 20)
     assert any(isinstance(m, tc.GameOver) for _, m in fx.sends)
@@ -148,5 +151,5 @@ def test_core_a_concede_while_the_balls_roll_drops_that_stroke_from_the_rematch(
     assert fx.sends == [] and fx.strokes == []  # stale: nothing is judged or broadcast
     breaker = room.state.shooter
     assert breaker is not None
-    fx = room.handle(players[breaker], ts.Stroke(direction=90.0, speed=2.0), t + 600)
+    fx = room.handle(players[breaker], ts.Stroke(cue=CueParams(direction=90.0, speed=2.0)), t + 600)
     assert len(fx.jobs) == 1 and not any(isinstance(m, tc.Error) for _, m in fx.sends)

@@ -12,6 +12,7 @@ import pytest
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.drive import Drive
 from tests.server.wire import stroke_for
 
@@ -28,8 +29,8 @@ def _lag(d: Drive) -> int:
     """R-LAG-3: both lag strokes in, simulated together; the clock moves to the balls' rest.
     R-LAG-2: alice taps backwards and never reaches the top cushion, so bob's lag wins."""
     alice, bob = d.people["alice"], d.people["bob"]
-    d.send(alice, ts.Stroke(direction=180.0, speed=0.05))
-    d.send(bob, ts.Stroke(direction=0.0, speed=0.5))
+    d.send(alice, ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    d.send(bob, ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
     lag = d.expect(d.people["carol"], tc.LagResult)
     assert lag.winner is not None, lag.reason
     d.until_rest()
@@ -52,7 +53,9 @@ def test_two_players_and_a_spectator_play_a_three_cushion_game() -> None:
     alice, bob, carol = d.people["alice"], d.people["bob"], d.people["carol"]
     # A spectator can never act (R-PLAY-3: only the seated players strike); nothing changes.
     state = d.room.state
-    assert d.refused(carol, ts.Stroke(direction=0.0, speed=1.0)).code == "not_a_player"
+    assert (
+        d.refused(carol, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0))).code == "not_a_player"
+    )
     assert d.room.state is state
 
     winner = _lag(d)
@@ -64,7 +67,9 @@ def test_two_players_and_a_spectator_play_a_three_cushion_game() -> None:
 
     # A stroke out of turn is refused and changes nothing.
     state = d.room.state
-    assert d.refused(lo, ts.Stroke(direction=10.0, speed=1.0)).code == "not_your_turn"
+    assert (
+        d.refused(lo, ts.Stroke(cue=CueParams(direction=10.0, speed=1.0))).code == "not_your_turn"
+    )
     assert d.room.state is state
 
     # R-CLOCK-1 / R-FOUL-CLOCK: the breaker lets the 5 s clock run out: foul, the turn passes.
@@ -82,9 +87,9 @@ def test_two_players_and_a_spectator_play_a_three_cushion_game() -> None:
     played = d.expect(carol, tc.StrokePlayed)
     assert played.shooter == 1 - winner and played.rest_ms > played.start_ms == d.now
     snap = d.room.snapshot(None, now=d.now)
-    assert snap.in_motion is not None and snap.in_motion["rest_ms"] == played.rest_ms
+    assert snap.in_motion is not None and snap.in_motion.rest_ms == played.rest_ms
     state = d.room.state
-    assert d.refused(w, ts.Stroke(direction=0.0, speed=1.0)).code == "balls_moving"
+    assert d.refused(w, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0))).code == "balls_moving"
     assert d.room.state is state  # refused before anything is simulated
     d.until_rest()
 
@@ -182,7 +187,9 @@ def test_a_second_connection_of_the_same_player_cannot_act_without_the_seat() ->
     d, breaker = _to_play(shot_clock_s=30)
     twin = d.reconnect(d.players[breaker])  # same identity, no seat
     d.spectate(twin)
-    assert d.refused(twin, ts.Stroke(direction=0.0, speed=1.0)).code == "not_a_player"
+    assert (
+        d.refused(twin, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0))).code == "not_a_player"
+    )
     assert d.refused(twin, ts.Concede()).code == "not_a_player"
     assert d.room.state.phase is rules.Phase.PLAY and d.room.state.shooter == breaker
 
@@ -197,7 +204,9 @@ def test_time_out_resume_concede_and_rematch() -> None:
     assert d.expect(carol, tc.Call, where=lambda m: m.code == "time_out").text
     assert d.room.state.phase is rules.Phase.TIMEOUT
     assert d.room.state.current.timeouts_left[breaker] == 0
-    assert d.refused(shooter, ts.Stroke(direction=0.0, speed=1.0)).code == "wrong_phase"
+    assert (
+        d.refused(shooter, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0))).code == "wrong_phase"
+    )
     d.send(shooter, ts.Resume())
     d.expect(carol, tc.Call, where=lambda m: m.code == "resume")
     d.expect(carol, tc.Turn, where=lambda m: m.phase == "play" and m.deadline_ms is not None)
@@ -210,7 +219,7 @@ def test_time_out_resume_concede_and_rematch() -> None:
     first_match = d.room.match_id
     d.send(shooter, ts.Rematch())
     d.send(other, ts.Rematch())
-    d.expect(carol, tc.Snapshot, where=lambda m: m.room["match_id"] != first_match)
+    d.expect(carol, tc.Snapshot, where=lambda m: m.room.match_id != first_match)
     assert d.room.state.phase is rules.Phase.PLAY and d.room.state.shooter == 1 - breaker
     assert d.room.state.current.points == (0, 0) and d.room.match_id != first_match
 
@@ -249,8 +258,8 @@ def test_a_shooter_who_drops_mid_stroke_loses_nothing(back_at: str) -> None:
         down = d.expect(p, tc.PlayerStatus, where=lambda m: m.status == "disconnected")
         assert down.seat == breaker and down.grace_until_ms == d.now + 60_000
     assert d.now < played.rest_ms
-    assert played.result["points"] == 1 and played.result["foul"] is None
-    assert played.result["next_shooter"] == breaker  # scored: the shooter goes on
+    assert played.result.points == 1 and played.result.foul is None
+    assert played.result.next_shooter == breaker  # scored: the shooter goes on
     scored = d.room.state.current.points
 
     if back_at == "after_rest":
@@ -261,7 +270,10 @@ def test_a_shooter_who_drops_mid_stroke_loses_nothing(back_at: str) -> None:
         assert d.room.state.deadline_ms is None and d.room.state.paused_ms == 30_000
         assert d.room.snapshot(None, now=d.now).in_motion is None
         state = d.room.state
-        assert d.refused(other, ts.Stroke(direction=0.0, speed=1.0)).code == "not_your_turn"
+        assert (
+            d.refused(other, ts.Stroke(cue=CueParams(direction=0.0, speed=1.0))).code
+            == "not_your_turn"
+        )
         assert d.room.state is state
 
     back = d.reconnect(shooter)
@@ -272,9 +284,9 @@ def test_a_shooter_who_drops_mid_stroke_loses_nothing(back_at: str) -> None:
     if back_at == "before_rest":
         # The rejoined player animates the rest of its own stroke, exactly as broadcast.
         assert snap.in_motion is not None
-        assert snap.in_motion["trajectory"] == played.trajectory
-        assert snap.in_motion["seq"] == played.seq
-        assert (snap.in_motion["start_ms"], snap.in_motion["rest_ms"]) == (
+        assert snap.in_motion.trajectory == played.trajectory
+        assert snap.in_motion.seq == played.seq
+        assert (snap.in_motion.start_ms, snap.in_motion.rest_ms) == (
             played.start_ms,
             played.rest_ms,
         )

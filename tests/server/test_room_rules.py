@@ -12,6 +12,7 @@ from server.simulation import run_job
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from shared.table import TABLES
 
 
@@ -29,7 +30,7 @@ def test_a_turn_follows_every_stroke_in_a_practice_room() -> None:
     room, ann = _practice()
     now = 2_000
     for _ in range(2):
-        (job,) = room.handle(ann, ts.Stroke(direction=90.0, speed=0.3), now).jobs
+        (job,) = room.handle(ann, ts.Stroke(cue=CueParams(direction=90.0, speed=0.3)), now).jobs
         fx = room.simulated(run_job(job), now + 10)
         kinds = [type(m).__name__ for _, m in fx.sends]
         assert "StrokePlayed" in kinds and "Turn" in kinds
@@ -52,7 +53,7 @@ def test_create_room_sends_the_corner_zone_leg_to_the_referee() -> None:
     opts = options_from_wire(msg)
     assert opts.zone_leg == 0.4
     zones = rules.match_view(rules.new_match(opts, 0))
-    assert zones["phase"] == "waiting"
+    assert zones.phase == "waiting"
     with pytest.raises(ValueError, match="corner_zone_leg"):
         options_from_wire(replace(msg, corner_zone_leg=0.7))  # more than half the width
 

@@ -139,22 +139,22 @@ async def test_leaderboard_and_profile_after_a_rated_match(url: str) -> None:
     assert rated.match_id == over.match_id and rated.before == 1500 < rated.after
     assert (await ann.expect(tc.Rated)).after < 1500
     board = await guest.request(ts.GetLeaderboard(discipline="one_cushion"), tc.Leaderboard)
-    assert [(r["rank"], r["name"]) for r in board.rows] == [(1, "Bob"), (2, "Ann")]
-    assert all(r["provisional"] for r in board.rows)  # one game: far from settled
+    assert [(r.rank, r.name) for r in board.rows] == [(1, "Bob"), (2, "Ann")]
+    assert all(r.standing.provisional for r in board.rows)  # one game: far from settled
     assert (
         await guest.request(ts.GetLeaderboard(discipline="one_cushion", offset=1), tc.Leaderboard)
-    ).rows[0]["rank"] == 2
+    ).rows[0].rank == 2
     empty = await guest.request(ts.GetLeaderboard(discipline="three_cushion"), tc.Leaderboard)
-    assert empty.rows == []
+    assert empty.rows == ()
     assert bob.welcome is not None
     profile = await guest.request(ts.GetProfile(player_id=bob.welcome.player_id), tc.Profile)
     assert profile.name == "Bob" and profile.registered and not profile.bot
     (standing,) = profile.standings
-    assert standing["discipline"] == "one_cushion" and standing["wins"] == 1
+    assert standing.discipline == "one_cushion" and standing.standing.wins == 1
     (line,) = profile.matches
-    assert line["result"] == "win" and line["reason"] == "concede"
-    assert line["opponent"]["name"] == "Ann" and line["rating_after"] == rated.after
-    replay = await guest.request(ts.GetReplay(match_id=line["match_id"]), tc.Replay)
+    assert line.result == "win" and line.reason == "concede"
+    assert line.opponent.name == "Ann" and line.rating_after == rated.after
+    replay = await guest.request(ts.GetReplay(match_id=line.match_id), tc.Replay)
     assert replay.finished
     missing = await guest.refused(ts.GetProfile(player_id="pnobody"))
     assert missing.code == "no_such_player"
@@ -170,7 +170,7 @@ async def test_a_registered_name_cannot_be_worn_by_someone_else(url: str) -> Non
     await back.request(ts.Join(room_id=rid), tc.Joined)
     await impostor.request(ts.Join(room_id=rid), tc.Joined)
     snap = await impostor.expect(tc.Snapshot)
-    assert snap.room["players"] == ["Ann", "ANN (guest)"]
+    assert snap.room.players == ("Ann", "ANN (guest)")
 
 
 async def test_metrics_show_logins_and_the_quick_match_queue(server: GameServer, url: str) -> None:

@@ -23,6 +23,7 @@ from shared.physics import Stroke, simulate
 from shared.protocol import ClientMessage, ServerMessage, decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams, MatchView
 from shared.table import BALLS
 
 M = TypeVar("M", bound=ServerMessage)
@@ -122,23 +123,23 @@ class Wire:
         return [m for m in self.log if hasattr(m, "seq") and not isinstance(m, tc.Snapshot)]
 
 
-def state_from_view(match: dict[str, Any], options: rules.MatchOptions) -> rules.MatchState:
+def state_from_view(match: MatchView, options: rules.MatchOptions) -> rules.MatchState:
     """A referee state with the snapshot's balls and shooter, to try strokes offline."""
     state = rules.new_match(options, 0)
-    balls = tuple((float(match["balls"][b][0]), float(match["balls"][b][1])) for b in BALLS)
+    balls = tuple((float(match.balls[b][0]), float(match.balls[b][1])) for b in BALLS)
     return replace(
         state,
         phase=rules.Phase.PLAY,
         balls=balls,  # type: ignore[arg-type]
-        shooter=match["shooter"],
-        white_seat=match["white_seat"],
-        break_shot=bool(match["break_shot"]),
+        shooter=match.shooter,
+        white_seat=match.white_seat,
+        break_shot=match.break_shot,
         deadline_ms=None,
     )
 
 
 def find_scoring_stroke(
-    match: dict[str, Any], options: rules.MatchOptions, score: bool = True
+    match: MatchView, options: rules.MatchOptions, score: bool = True
 ) -> tuple[ts.Stroke, float]:
     """The first stroke on a fixed grid that the referee scores (or, with ``score=False``, that
     misses), found by simulating with the server's own physics from the snapshot positions."""
@@ -167,7 +168,7 @@ def stroke_for(
         result = simulate(table, state.positions, cue, stroke)
         _, verdict = rules.apply(state, rules.PlayStroke(state.shooter or 0, stroke, result), 0)
         if bool(verdict.points) == score and verdict.foul is None:
-            msg = ts.Stroke(direction=direction, speed=speed, tip_x=tip_x, tip_y=0.1)
+            msg = ts.Stroke(cue=CueParams(direction=direction, speed=speed, tip_x=tip_x, tip_y=0.1))
             return msg, result.duration
     raise AssertionError("no stroke on the grid does it")
 

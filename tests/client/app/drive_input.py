@@ -24,6 +24,11 @@ from client.app.table_view import TableView
 WINDOW = make_window(visible=False)
 
 
+def sent_wire(controller: Any) -> list[dict[str, Any]]:
+    """What the controller sent, as wire maps (printed as JSON)."""
+    return [msg.to_wire() for msg in controller.sent]
+
+
 def setup(scene_name: str, **match: Any) -> tuple[Controller, TableView]:
     scene = build(scene_name)
     if match:
@@ -77,7 +82,7 @@ def main() -> None:
     out: dict[str, Any] = {}
 
     c, v = setup("player")
-    out["mouse_shot"] = {**drag_shot(v, (2.0, 0.9), 0.25), "sent": c.sent}
+    out["mouse_shot"] = {**drag_shot(v, (2.0, 0.9), 0.25), "sent": sent_wire(c)}
 
     c, v = setup("player")
     d0, s0 = v.aim.direction, v.aim.speed
@@ -91,7 +96,7 @@ def main() -> None:
     frame()
     key(arcade.key.SPACE)  # impatient second press before the server answered
     frame()
-    out["keyboard_shot"] = {"d0": d0, "s0": s0, "sent": c.sent, "cue_back": v.can_aim()}
+    out["keyboard_shot"] = {"d0": d0, "s0": s0, "sent": sent_wire(c), "cue_back": v.can_aim()}
 
     c, v = setup("player")
     sx, sy, r = v.layout.spin_selector
@@ -100,7 +105,7 @@ def main() -> None:
     first = (v.aim.tip_x, v.aim.tip_y, r)
     queue("on_mouse_press", round(sx + r), round(sy), arcade.MOUSE_BUTTON_LEFT, 0)
     frame()
-    out["spin"] = {"first": list(first), "edge": [v.aim.tip_x, v.aim.tip_y], "sent": c.sent}
+    out["spin"] = {"first": list(first), "edge": [v.aim.tip_x, v.aim.tip_y], "sent": sent_wire(c)}
 
     c, v = setup("spectator")
     queue("on_mouse_motion", 700, 400, 0, 0)
@@ -113,7 +118,7 @@ def main() -> None:
     queue("on_text", "hi all")
     queue("on_key_press", arcade.key.ENTER, 0)
     frame()
-    out["spectator"] = {"sent": c.sent}
+    out["spectator"] = {"sent": sent_wire(c)}
 
     c, v = setup("player", shooter=1)
     queue("on_mouse_press", 700, 400, arcade.MOUSE_BUTTON_LEFT, 0)
@@ -121,24 +126,24 @@ def main() -> None:
     queue("on_mouse_release", 600, 380, arcade.MOUSE_BUTTON_LEFT, 0)
     key(arcade.key.SPACE)
     frame()
-    out["not_my_turn"] = {"sent": c.sent}
+    out["not_my_turn"] = {"sent": sent_wire(c)}
 
     c, v = setup("break_choice")
     key(arcade.key.KEY_1)
     frame()
-    out["break_choice"] = {"sent": c.sent, "prompt": v.prompt()}
+    out["break_choice"] = {"sent": sent_wire(c), "prompt": v.prompt()}
 
     c, v = setup("player", frozen=True)
     prompt = v.prompt()
     key(arcade.key.R)
     frame()
-    out["frozen"] = {"sent": c.sent, "prompt": prompt}
+    out["frozen"] = {"sent": sent_wire(c), "prompt": prompt}
 
     c, v = setup("player", break_shot=True)
     key(arcade.key.S)
     key(arcade.key.SPACE)
     frame()
-    out["break_shot"] = {"sent": c.sent}
+    out["break_shot"] = {"sent": sent_wire(c)}
 
     c, v = setup("break_choice")
     frame()
@@ -147,7 +152,7 @@ def main() -> None:
         "on_mouse_press", round(second.rect.cx), round(second.rect.cy), arcade.MOUSE_BUTTON_LEFT, 0
     )
     frame()
-    out["break_choice_click"] = {"labels": [first.text, second.text], "sent": c.sent}
+    out["break_choice_click"] = {"labels": [first.text, second.text], "sent": sent_wire(c)}
 
     c, v = setup("player")
     c.model.room = {**(c.model.room or {}), "practice": True}
@@ -161,7 +166,7 @@ def main() -> None:
     queue("on_mouse_drag", ex, ey, 0, 0, right, 0)
     queue("on_mouse_release", ex, ey, right, 0)
     frame()
-    out["place"] = {"sent": c.sent, "dragging": dragging}
+    out["place"] = {"sent": sent_wire(c), "dragging": dragging}
 
     from client.app.scenes import NOW_MS, demo_trajectory
 
@@ -202,7 +207,7 @@ def main() -> None:
     queue("on_key_press", arcade.key.ENTER, 0)
     frame()
     out["player_chat"] = {
-        "sent": c.sent,
+        "sent": sent_wire(c),
         "shown": shown,
         "ys": ys,
         "rails_bottom": v.layout.rails.bottom,
@@ -218,14 +223,14 @@ def main() -> None:
     key(arcade.key.ESCAPE)  # a running match: it asks first
     frame()
     asked = {
-        "sent": list(c.sent),
+        "sent": list(sent_wire(c)),
         "now": getattr(WINDOW.current_view, "kind", None),
         "overlay": v.overlay(),
         "can_aim": v.can_aim(),
     }
     key(arcade.key.N)  # stay
     frame()
-    stayed = {"sent": list(c.sent), "overlay": v.overlay(), "can_aim": v.can_aim()}
+    stayed = {"sent": list(sent_wire(c)), "overlay": v.overlay(), "can_aim": v.can_aim()}
     key(arcade.key.ESCAPE)
     frame()
     key(arcade.key.Y)
@@ -233,7 +238,7 @@ def main() -> None:
     out["escape"] = {
         "asked": asked,
         "stayed": stayed,
-        "sent": c.sent,
+        "sent": sent_wire(c),
         "now": getattr(WINDOW.current_view, "kind", None),
         "room": c.model.room,
     }
@@ -267,7 +272,7 @@ def main() -> None:
     frame()
     out["lag_once"] = {
         "first": first,
-        "strokes": sum(1 for s in c.sent if s["t"] == "stroke"),
+        "strokes": sum(1 for s in sent_wire(c) if s["t"] == "stroke"),
         "can_aim": v.can_aim(),
     }
 
@@ -287,12 +292,12 @@ def main() -> None:
     frame()
     key(arcade.key.SPACE)
     frame()
-    out["local_down"] = {"overlay": v.overlay(), "can_aim": v.can_aim(), "sent": list(c.sent)}
+    out["local_down"] = {"overlay": v.overlay(), "can_aim": v.can_aim(), "sent": list(sent_wire(c))}
 
     c, v = setup("player")
     closed_kept = v.on_close()  # the window's close button, in a running match
     frame()
-    out["close"] = {"kept_open": closed_kept, "overlay": v.overlay(), "sent": list(c.sent)}
+    out["close"] = {"kept_open": closed_kept, "overlay": v.overlay(), "sent": list(sent_wire(c))}
 
     from client.app.replay_view import ReplayView
     from client.app.results_view import ResultsView
@@ -305,7 +310,7 @@ def main() -> None:
     for b in rv.buttons:  # rematch, watch replay, back to lobby
         queue("on_mouse_press", round(b.rect.cx), round(b.rect.cy), arcade.MOUSE_BUTTON_LEFT, 0)
         frame()
-    out["results"] = {"sent": c.sent, "now": getattr(WINDOW.current_view, "kind", None)}
+    out["results"] = {"sent": sent_wire(c), "now": getattr(WINDOW.current_view, "kind", None)}
 
     c = Controller(WINDOW, results_model())
     rclock = {"ms": NOW_MS}

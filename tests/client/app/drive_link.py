@@ -17,6 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from shared.protocol import to_server as ts
+
 os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
@@ -24,6 +26,11 @@ import arcade
 from client.app.app import Controller, fire, make_window, run_frames
 from client.app.bridge import Bridge
 from server.process import ServerProcess
+
+
+def sent_wire(controller: Any) -> list[dict[str, Any]]:
+    """What the controller sent, as wire maps (printed as JSON)."""
+    return [msg.to_wire() for msg in controller.sent]
 
 
 def main(workdir: str) -> None:
@@ -70,13 +77,13 @@ def main(workdir: str) -> None:
         room_id = c.model.state.room_id
         bob = Bridge(url, "Bob")
         bob.start()
-        bob.send({"t": "join", "room_id": room_id})
+        bob.send(ts.Join(room_id=room_id))
         until(lambda: kind() == "table" and view().can_aim())  # the lag: Ana may strike
         out["room_id"] = room_id
 
         # 1. Esc asks; Y leaves; the lobby offers the match; Join rejoins the seat.
         key(arcade.key.ESCAPE)
-        out["asked"] = {"kind": kind(), "overlay": view().overlay(), "sent": c.sent[-1]}
+        out["asked"] = {"kind": kind(), "overlay": view().overlay(), "sent": sent_wire(c)[-1]}
         key(arcade.key.Y)
         until(lambda: kind() != "table")
         lobby = view()
@@ -87,12 +94,12 @@ def main(workdir: str) -> None:
         lobby.selected = next(i for i, r in enumerate(c.model.rooms) if r["room_id"] == room_id)
         lobby.join()
         until(lambda: kind() == "table" and view().can_aim())
-        out["rejoined"] = {"seat": c.model.seat, "phase": c.model.phase, "sent": c.sent[-1]}
+        out["rejoined"] = {"seat": c.model.seat, "phase": c.model.phase, "sent": sent_wire(c)[-1]}
 
         # 2. The server is killed while Ana holds the cue.
         frame()
         clock_before = view().scene.labels.text("clock")
-        sent_before = len(c.sent)
+        sent_before = len(sent_wire(c))
         server.kill()
         t_overlay = until(lambda: (view().overlay() or ("",))[0].startswith("Reconnecting"), 5)
         clocks = []
@@ -109,7 +116,7 @@ def main(workdir: str) -> None:
             "clock_before": clock_before,
             "clocks": clocks,
             "can_aim": view().can_aim(),
-            "sent": c.sent[sent_before:],
+            "sent": sent_wire(c)[sent_before:],
             "ping": view().scene.labels.text("ping"),
             "attempt_shown": any("attempt" in t for t in shown()),
         }
@@ -123,7 +130,7 @@ def main(workdir: str) -> None:
             "seat": c.model.seat,
             "room_id": c.model.state.room_id,
             "kind": kind(),
-            "sent": c.sent[sent_before:],
+            "sent": sent_wire(c)[sent_before:],
         }
     finally:
         if bob is not None:

@@ -14,6 +14,8 @@ import sys
 import time
 from typing import Any
 
+from shared.protocol import to_server as ts
+
 os.environ["ARCADE_HEADLESS"] = "1"
 
 from client.app.app import Controller, make_window, run_frames
@@ -31,7 +33,7 @@ def main() -> None:
         err = c.connect(URL, "late-spectator")
         assert err is None, err
         c.show_lobby()
-        c.send("spectate", room_id=ROOM, password=None)
+        c.send(ts.Spectate(room_id=ROOM, password=None))
         deadline = time.monotonic() + 60
         joined_t: float | None = None
         samples: dict[str, Any] = {}

@@ -37,6 +37,11 @@ controller.on_message.append(
 )
 
 
+def sent_wire(controller: Any) -> list[dict[str, Any]]:
+    """What the controller sent, as wire maps (printed as JSON)."""
+    return [msg.to_wire() for msg in controller.sent]
+
+
 def texts(view: Any) -> dict[str, Any]:
     return {k: list(v) for k, v in view.scene.labels.shown.items()}
 
@@ -139,7 +144,7 @@ def step(dt: float) -> None:
         report["aim"] = {"expected_direction": math.degrees(d) % 360}
         state["phase"] = "wait_stroke"
     elif phase == "wait_stroke":
-        sent = [s for s in controller.sent if s["t"] == "stroke"]
+        sent = [s for s in sent_wire(controller) if s["t"] == "stroke"]
         if sent:
             report["sent"] = sent
         if m.animation is not None:

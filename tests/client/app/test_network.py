@@ -13,6 +13,8 @@ from typing import Any
 
 from client.app.bridge import Bridge
 from client.app.model import GameModel, trajectory_segments
+from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 
 
 class Window:
@@ -45,28 +47,19 @@ def test_a_spectator_arriving_mid_stroke_sees_the_rest_of_it_in_step_with_the_pl
 ) -> None:
     player = Window(server_url, "player")
     try:
-        player.bridge.send({"t": "create_room", "discipline": "three_cushion", "practice": True})
+        player.bridge.send(ts.CreateRoom(discipline="three_cushion", practice=True))
         player.until(lambda: any(m.get("t") == "room_created" for m in player.seen))
         room_id = next(m["room_id"] for m in player.seen if m.get("t") == "room_created")
-        player.bridge.send({"t": "join", "room_id": room_id})
+        player.bridge.send(ts.Join(room_id=room_id))
         player.until(lambda: player.model.my_turn)
         # A long, hard stroke along the table: several seconds of rolling.
-        player.bridge.send(
-            {
-                "t": "stroke",
-                "direction": 80.0,
-                "speed": 6.0,
-                "tip_x": 0.0,
-                "tip_y": 0.3,
-                "elevation": 0.0,
-            }
-        )
+        player.bridge.send(ts.Stroke(cue=CueParams(direction=80.0, speed=6.0, tip_y=0.3)))
         player.until(lambda: player.model.animation is not None)
         time.sleep(0.4)
 
         spectator = Window(server_url, "watcher")
         try:
-            spectator.bridge.send({"t": "spectate", "room_id": room_id})
+            spectator.bridge.send(ts.Spectate(room_id=room_id))
             spectator.until(lambda: spectator.model.room is not None)
             anim = spectator.model.animation
             assert anim is not None, "the snapshot should carry the stroke in motion"
@@ -90,36 +83,31 @@ def test_a_finished_match_is_listed_and_its_replay_decodes_for_the_replay_view(
 ) -> None:
     a, b = Window(server_url, "ana"), Window(server_url, "kim")
     try:
-        a.bridge.send({"t": "create_room", "discipline": "three_cushion"})
+        a.bridge.send(ts.CreateRoom(discipline="three_cushion"))
         a.until(lambda: any(m.get("t") == "room_created" for m in a.seen))
         room_id = next(m["room_id"] for m in a.seen if m.get("t") == "room_created")
-        a.bridge.send({"t": "join", "room_id": room_id})
+        a.bridge.send(ts.Join(room_id=room_id))
         a.until(lambda: a.model.seat is not None)
-        b.bridge.send({"t": "join", "room_id": room_id})
+        b.bridge.send(ts.Join(room_id=room_id))
         for w in (a, b):
             w.until(lambda w=w: w.model.phase == "lag" and w.model.my_turn)
             w.bridge.send(
-                {
-                    "t": "stroke",
-                    "direction": 0.0,
-                    "speed": 1.5,
-                    "tip_x": 0.0,
-                    "tip_y": 0.0,
-                    "elevation": 0.0,
-                }
+                ts.Stroke(
+                    cue=CueParams(direction=0.0, speed=1.5, tip_x=0.0, tip_y=0.0, elevation=0.0)
+                )
             )
         a.until(lambda: any(m.get("t") == "lag_result" for m in a.seen))
         assert a.model.animation is not None  # the lag is animated too (both balls)
         assert set(a.model.animation.motion.paths) >= {"white", "yellow"}
-        b.bridge.send({"t": "concede"})
+        b.bridge.send(ts.Concede())
         a.until(lambda: a.model.game_over is not None)
         over = a.model.game_over
         assert over is not None and over["winner"] == a.model.seat
         match_id = over["match_id"]
 
-        a.bridge.send({"t": "list_matches", "limit": 5})
+        a.bridge.send(ts.ListMatches(limit=5))
         a.until(lambda: any(m.get("match_id") == match_id for m in a.model.matches))
-        a.bridge.send({"t": "get_replay", "match_id": match_id})
+        a.bridge.send(ts.GetReplay(match_id=match_id))
         a.until(lambda: any(m.get("t") == "replay" for m in a.seen))
         replay = next(m for m in a.seen if m.get("t") == "replay")
         strokes = [s for s in replay["strokes"] if s.get("trajectory")]

@@ -22,6 +22,8 @@ from client.app.standing import (
     waiting_text,
 )
 from client.app.words import JARGON
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage
 
 
 def test_the_state_follows_login_queue_and_rating_messages() -> None:
@@ -87,10 +89,10 @@ class Window:
         self.standing = StandingState()
         self.seen: list[dict[str, Any]] = []
 
-    def send(self, t: str, **fields: Any) -> None:
-        if t in ("login", "register"):
-            self.standing.asked_name = str(fields["name"])
-        self.bridge.send({"t": t, **fields})
+    def send(self, msg: ClientMessage) -> None:
+        if isinstance(msg, ts.Login | ts.Register):
+            self.standing.asked_name = msg.name
+        self.bridge.send(msg)
 
     def until(self, cond: Callable[[], bool], timeout: float = 20.0) -> None:
         deadline = time.monotonic() + timeout
@@ -107,28 +109,28 @@ class Window:
 def test_register_quick_match_and_leaderboard_through_the_windows_link(server_url: str) -> None:
     ann, bob = Window(server_url, "ann"), Window(server_url, "bob")
     try:
-        ann.send("register", name="Ann", password="correct horse")
-        bob.send("register", name="Bob", password="battery staple")
+        ann.send(ts.Register(name="Ann", password="correct horse"))
+        bob.send(ts.Register(name="Bob", password="battery staple"))
         ann.until(lambda: ann.standing.account == "Ann")
         bob.until(lambda: bob.standing.account == "Bob")
         for w in (ann, bob):
-            w.send("queue", discipline="one_cushion", distance=5)
+            w.send(ts.Queue(discipline="one_cushion", distance=5))
         ann.until(lambda: any(m.get("t") == "joined" for m in ann.seen))
         bob.until(lambda: any(m.get("t") == "joined" for m in bob.seen))
         ann.until(lambda: any(m.get("t") == "snapshot" for m in ann.seen))
-        ann.send("concede")
+        ann.send(ts.Concede())
         bob.until(lambda: bob.standing.rated is not None)
         assert bob.standing.rated is not None and bob.standing.rated["after"] > 1500
-        bob.send("leaderboard", discipline="one_cushion")
+        bob.send(ts.GetLeaderboard(discipline="one_cushion"))
         bob.until(lambda: bool(bob.standing.board))
         assert [r["name"] for r in bob.standing.board] == ["Bob", "Ann"]
         # Logging in is for outside a room, and says so.
-        ann.send("login", name="Bob", password="not his password")
+        ann.send(ts.Login(name="Bob", password="not his password"))
         ann.until(lambda: ann.standing.message == "Leave your room before logging in.")
-        ann.send("leave")
+        ann.send(ts.Leave())
         ann.until(lambda: any(m.get("t") == "left" for m in ann.seen))
         # A wrong password is explained in words, and the window stays who it was.
-        ann.send("login", name="Bob", password="not his password")
+        ann.send(ts.Login(name="Bob", password="not his password"))
         ann.until(lambda: ann.standing.message == "Wrong name or password.")
         assert ann.standing.account == "Ann"
     finally:

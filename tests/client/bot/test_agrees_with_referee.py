@@ -1,10 +1,12 @@
 """The bot judges candidate strokes as the referee does, on every table (the corner zones were
-0.71·W/1.42 in the bot and a fixed 0.71 m in the referee: on club tables they disagreed)."""
+0.71·W/1.42 in the bot and a fixed 0.71 m in the referee: on club tables they disagreed). The
+bot now rebuilds a real MatchState from the views and calls ``shared.rules.judge``."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import msgpack
 import pytest
 
 from client.bot.plan import Judge, plan_stroke
@@ -14,9 +16,14 @@ from shared import rules
 from shared.physics import simulate
 from shared.physics.types import Stroke
 from shared.protocol import to_server as ts
+from shared.protocol.views import MatchView, RoomView
 from shared.rules import Discipline, MatchOptions, PlayStroke, apply, match_view
 from shared.rules.zones import zones_for
 from shared.table import TABLES
+
+
+def _wire(obj: object) -> object:
+    return msgpack.unpackb(msgpack.packb(obj), raw=False)
 
 
 def _in_the_corner(table: str, discipline: Discipline, leg: float | None) -> rules.MatchState:
@@ -31,17 +38,30 @@ def _in_the_corner(table: str, discipline: Discipline, leg: float | None) -> rul
     return replace(state, options=opts, balls=balls, zone_counts=counts, break_shot=False)
 
 
-@pytest.mark.parametrize("table", ["match", "club_210", "club_230", "ru_9ft"])
-@pytest.mark.parametrize("leg", [None, 0.3])
-def test_the_bot_and_the_referee_judge_every_stroke_alike(table: str, leg: float | None) -> None:
-    state = _in_the_corner(table, Discipline.STRAIGHT_RAIL, leg)
-    # The views a bot reads: the match view and the room's options as the server sends them.
-    room = Room("r", ts.CreateRoom(discipline="straight_rail", table=table, corner_zone_leg=leg), 0)
-    problem = problem_from(room.room_view(), match_view(state), 0)
+@pytest.mark.parametrize("table", sorted(TABLES))  # the match table and every club table
+@pytest.mark.parametrize(
+    ("discipline", "leg"),
+    [
+        (Discipline.STRAIGHT_RAIL, None),
+        (Discipline.STRAIGHT_RAIL, 0.3),
+        (Discipline.BALKLINE_47_2, None),
+    ],
+)
+def test_the_bot_and_the_referee_judge_every_stroke_alike(
+    table: str, discipline: Discipline, leg: float | None
+) -> None:
+    state = _in_the_corner(table, discipline, leg)
+    # The views a bot reads, as the server builds and sends them (through the wire and back):
+    # the match view and the room with its options.
+    create = ts.CreateRoom(discipline=discipline.value, table=table, corner_zone_leg=leg)
+    room = Room("r", create, 0)
+    room_view = RoomView.from_wire(_wire(room.room_view().to_wire()), "room")
+    view = MatchView.from_wire(_wire(match_view(state).to_wire()), "match")
+    problem = problem_from(room_view, view, 0)
     assert problem is not None
     judge = Judge(problem)
     assert [z.name for z in judge.zones] == [
-        z.name for z in zones_for(Discipline.STRAIGHT_RAIL, TABLES[table], state.options.zone_leg)
+        z.name for z in zones_for(discipline, TABLES[table], state.options.zone_leg)
     ]
     strokes = [plan_stroke(problem, 3, seed=s, budget_s=0.3).stroke() for s in range(4)]
     strokes += [Stroke(d, 1.5) for d in (20.0, 45.0, 70.0, 200.0)]  # misses and fouls too

@@ -3,10 +3,15 @@ R-DISC-3C, R-BREAK-2, R-LAG-2), in every discipline."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from client.bot.plan import Judge, plan_lag, plan_stroke, simulate
 from client.bot.problem import LagProblem, Problem, problem_from
+from server.room import Room
+from shared.protocol import to_server as ts
+from shared.rules import Discipline, MatchOptions, Phase, Start, apply, match_view, new_match
 from shared.rules.placement import break_position, lag_position
 from shared.table import MATCH
 
@@ -19,7 +24,7 @@ OPEN_POSITION = ((0.45, 0.35), (1.75, 0.95), (1.95, 0.80))
 
 
 def test_level_5_three_cushion_stroke_scores_when_replayed() -> None:
-    problem = Problem("three_cushion", "match", OPEN_POSITION, "white")
+    problem = Problem.of("three_cushion", "match", OPEN_POSITION, "white")
     chosen = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S, humanise=False)
     assert chosen.expected > 0.5 and chosen.sims <= 700
     # The chosen stroke, re-simulated by the physics, scores under the referee (R-DISC-3C).
@@ -27,7 +32,7 @@ def test_level_5_three_cushion_stroke_scores_when_replayed() -> None:
     assert out.points == 1 and not out.foul
     # What is sent carries level 5's small execution error (aim sigma 0.05 degrees).
     sent = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S)
-    assert 0 < abs(sent.direction - chosen.direction) < 0.3
+    assert 0 < abs(sent.cue.direction - chosen.cue.direction) < 0.3
 
 
 @pytest.mark.parametrize(
@@ -35,7 +40,7 @@ def test_level_5_three_cushion_stroke_scores_when_replayed() -> None:
 )
 def test_every_discipline_gets_a_scoring_stroke(discipline: str) -> None:
     # The stroke the search chose (before the level's execution error) scores.
-    problem = Problem(discipline, "match", OPEN_POSITION, "white")
+    problem = Problem.of(discipline, "match", OPEN_POSITION, "white")
     plan = plan_stroke(problem, 3, seed=2, budget_s=BUDGET_S, humanise=False)
     assert Judge(problem).run(plan.stroke()).points == 1
 
@@ -43,10 +48,12 @@ def test_every_discipline_gets_a_scoring_stroke(discipline: str) -> None:
 def test_the_break_hits_the_red_first_from_the_chosen_spot() -> None:
     # R-BREAK-1 (the spot is the breaker's choice) and R-BREAK-2 (red first).
     balls = break_position(MATCH, "white", "right")
-    problem = Problem("three_cushion", "match", balls, "white", break_shot=True, spot_choice=True)
+    problem = Problem.of(
+        "three_cushion", "match", balls, "white", break_shot=True, spot_choice=True
+    )
     plan = plan_stroke(problem, 4, seed=3, budget_s=BUDGET_S)
-    assert plan.spot in ("left", "right")
-    start = break_position(MATCH, "white", plan.spot)  # type: ignore[arg-type]
+    assert plan.cue.spot in ("left", "right")
+    start = break_position(MATCH, "white", plan.cue.spot)  # type: ignore[arg-type]
     result = simulate(MATCH, start, "white", plan.stroke())
     first = next(e for e in result.events if e.kind == "ball_ball")
     assert set(first.balls) == {"white", "red"}
@@ -64,9 +71,9 @@ def test_the_lag_comes_back_near_the_bottom_cushion() -> None:
 
 
 def test_weak_levels_miss_more_than_strong_ones_by_aim_error() -> None:
-    problem = Problem("three_cushion", "match", OPEN_POSITION, "white")
+    problem = Problem.of("three_cushion", "match", OPEN_POSITION, "white")
     dirs = {
-        lv: [plan_stroke(problem, lv, seed=s, budget_s=BUDGET_S).direction for s in range(6)]
+        lv: [plan_stroke(problem, lv, seed=s, budget_s=BUDGET_S).cue.direction for s in range(6)]
         for lv in (1, 5)
     }
     spread = {lv: max(d) - min(d) for lv, d in dirs.items()}
@@ -74,19 +81,23 @@ def test_weak_levels_miss_more_than_strong_ones_by_aim_error() -> None:
 
 
 def test_problem_is_read_from_the_match_view() -> None:
-    room = {"options": {"discipline": "balkline_47_2", "table": "match"}}
-    match = {
-        "phase": "play",
-        "discipline": "balkline_47_2",
-        "shooter": 1,
-        "cue_ball": "white",
-        "white_seat": 1,
-        "balls": {"white": [0.5, 0.5], "yellow": [1.0, 0.7], "red": [2.0, 0.7]},
-        "break_shot": False,
-        "spot_choice": False,
-        "zones": [{"name": "A5", "count": 1, "armed": True, "on_line": False}],
-    }
-    problem = problem_from(room, match, 1)
+    """The bot's problem is a real referee state rebuilt from the views the server sends (a
+    balkline position with a carom already made in a shared zone, R-DISC-BALK)."""
+    opts = MatchOptions(discipline=Discipline.BALKLINE_47_2)
+    state, _ = apply(new_match(opts, 0), Start(), 0)
+    state = replace(
+        state,
+        phase=Phase.PLAY,
+        white_seat=1,
+        shooter=1,
+        balls=((0.5, 0.5), (2.4, 1.25), (2.5, 1.3)),
+        zone_counts=(("A5", 1),),
+    )
+    room = Room("r", ts.CreateRoom(discipline="balkline_47_2"), 0)
+    view = match_view(state)
+    problem = problem_from(room.room_view(), view, 1)
     assert problem is not None
     assert problem.cue == "white" and problem.discipline == "balkline_47_2"
-    assert problem.balls[2] == (2.0, 0.7) and problem.zone_counts == (("A5", 1),)
+    assert problem.balls == state.balls
+    assert problem.zone_counts == tuple((z.name, z.count) for z in view.zones or ())
+    assert problem_from(room.room_view(), view, 0) is None  # not seat 0's turn

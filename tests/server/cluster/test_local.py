@@ -76,9 +76,7 @@ async def test_make_cluster_starts_three_nodes_and_stops_everything() -> None:
         ).room_id
         last = await Wire.open(urls[2], "bob")
         t0 = time.monotonic()
-        while rid not in {
-            r["room_id"] for r in (await last.request(ts.ListRooms(), tc.Rooms)).rooms
-        }:
+        while rid not in {r.room_id for r in (await last.request(ts.ListRooms(), tc.Rooms)).rooms}:
             assert time.monotonic() - t0 < 5
             await asyncio.sleep(0.1)
         await first.close()

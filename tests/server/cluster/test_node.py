@@ -26,6 +26,7 @@ from server.process import ServerProcess
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from tests.server.wire import Wire, find_scoring_stroke, health
 
 LEASE_MS = 2000  # shorter than the default 3000, long enough for a loaded machine
@@ -71,7 +72,7 @@ async def _until(check: Callable[[], object], timeout: float = 5.0) -> float:
 
 
 async def _listed(w: Wire) -> set[str]:
-    return {r["room_id"] for r in (await w.request(ts.ListRooms(), tc.Rooms)).rooms}
+    return {r.room_id for r in (await w.request(ts.ListRooms(), tc.Rooms)).rooms}
 
 
 async def _match(url: str, bob_url: str | None = None) -> tuple[str, list[Wire], list[str]]:
@@ -81,7 +82,7 @@ async def _match(url: str, bob_url: str | None = None) -> tuple[str, list[Wire],
     create = ts.CreateRoom(discipline="three_cushion", distance=1, shot_clock_s=30)
     rid = (await ann.request(create, tc.RoomCreated)).room_id
     tokens = [(await w.request(ts.Join(room_id=rid), tc.Joined)).seat_token for w in (ann, bob)]
-    await ann.expect(tc.Snapshot, where=lambda m: m.room["match_id"] is not None)
+    await ann.expect(tc.Snapshot, where=lambda m: m.room.match_id is not None)
     return rid, [ann, bob], tokens
 
 
@@ -145,7 +146,7 @@ async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
         back = await _rejoin(_url(b), wires, rid, tokens)
         after = (await back[0].request(ts.Sync(), tc.Snapshot)).match
         for key in ("phase", "score", "shooter", "balls", "innings"):
-            assert after.get(key) == before.get(key), key
+            assert getattr(after, key) == getattr(before, key), key
         await back[0].send(ts.Concede())
         over = await back[1].expect(tc.GameOver)
         assert over.winner == 1
@@ -164,8 +165,10 @@ async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
     async with _nodes(pg_url, redis_url, "b") as (b,):
         rid, wires, tokens = await _match(a.url)
         ann, bob = wires
-        await ann.send(ts.Stroke(direction=180.0, speed=0.05))  # the lag: Ann's stops short
-        await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+        await ann.send(
+            ts.Stroke(cue=CueParams(direction=180.0, speed=0.05))
+        )  # the lag: Ann's stops short
+        await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
         lag = await ann.expect(tc.LagResult, timeout=10)
         assert lag.winner is not None
         await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()) + 0.05)
@@ -208,8 +211,8 @@ async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
         await ann.request(ts.Join(room_id=rid), tc.Joined)
         await bob.request(ts.Join(room_id=rid), tc.Joined)
         players = [ann, bob]
-        await ann.send(ts.Stroke(direction=180.0, speed=0.05))
-        await bob.send(ts.Stroke(direction=0.0, speed=0.5))
+        await ann.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+        await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
         lag = await carol.expect(tc.LagResult, timeout=10)
         breaker = lag.winner
         assert breaker is not None
@@ -221,7 +224,7 @@ async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
         scoring, _ = find_scoring_stroke(snap.match, options)
         await players[breaker].send(scoring)
         played = await carol.expect(tc.StrokePlayed, timeout=10)
-        assert played.result["points"] == 1
+        assert played.result.points == 1
         await players[1 - breaker].send(ts.Concede())  # in the equalizing inning (R-END-2)
         over = await carol.expect(tc.GameOver, timeout=10)
         assert over.winner == breaker
@@ -369,7 +372,7 @@ async def test_spectators_on_one_node_share_one_hub_and_still_chat_as_themselves
             assert line.sender == "fan2"
         # A sync is answered to the one who asked, with its own re.
         snap = await watchers[0].request(ts.Sync(), tc.Snapshot)
-        assert snap.room["room_id"] == rid
+        assert snap.room.room_id == rid
         # Acting is refused as the owner would; leaving is answered; the last one out closes it.
         assert (await watchers[1].refused(ts.Concede())).code == "not_a_player"
         for w in watchers:

@@ -27,7 +27,10 @@ from shared.protocol import (
 )
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol import views as pv
 from shared.protocol.fields import HIDDEN_CATEGORIES
+from shared.protocol.views import CueParams
+from tests.shared.protocol.view_strategies import SERVER_MOTION, view, views_of
 
 ids = st.none() | st.integers(-(2**53) + 1, 2**53 - 1)
 names = st.text(
@@ -64,7 +67,8 @@ def _tip() -> st.SearchStrategy[tuple[float, float]]:
 
 strokes = st.builds(
     lambda d, s, tip, e, spot, i: ts.Stroke(
-        direction=d, speed=s, tip_x=tip[0], tip_y=tip[1], elevation=e, spot=spot, id=i
+        cue=CueParams(direction=d, speed=s, tip_x=tip[0], tip_y=tip[1], elevation=e, spot=spot),
+        id=i,
     ),
     st.floats(0.0, 360.0, exclude_max=True),
     st.floats(0.0, 8.0, exclude_min=True),
@@ -145,41 +149,21 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
     tc.Welcome: st.builds(
         tc.Welcome, v=st.just(1), player_id=tokens, token=tokens, server_time_ms=times, re=ids
     ),
-    tc.Rooms: st.builds(tc.Rooms, rooms=st.lists(maps, max_size=3), re=ids),
+    tc.Rooms: st.builds(tc.Rooms, rooms=views_of(pv.RoomSummary), re=ids),
     tc.RoomCreated: st.builds(tc.RoomCreated, room_id=room_ids, re=ids),
     tc.Joined: st.builds(tc.Joined, room_id=room_ids, seat=seats, seat_token=tokens, re=ids),
     tc.Left: st.builds(tc.Left, room_id=room_ids, re=ids),
     tc.Snapshot: st.builds(
         tc.Snapshot,
         seq=seqs,
-        room=maps,
-        match=maps,
+        room=view(pv.RoomView),
+        match=view(pv.MatchView),
         seat=st.none() | seats,
-        in_motion=st.none() | maps,
+        in_motion=st.none() | SERVER_MOTION[tc.StrokePlayed] | SERVER_MOTION[tc.LagResult],
         re=ids,
     ),
-    tc.StrokePlayed: st.builds(
-        tc.StrokePlayed,
-        seq=seqs,
-        shooter=seats,
-        stroke=maps,
-        start_ms=times,
-        rest_ms=times,
-        trajectory=maps,
-        events=st.lists(maps, max_size=3),
-        result=maps,
-        match=maps,
-    ),
-    tc.LagResult: st.builds(
-        tc.LagResult,
-        seq=seqs,
-        winner=st.none() | seats,
-        reason=st.text(max_size=20),
-        trajectory=maps,
-        start_ms=st.none() | times,
-        events=st.none() | st.lists(maps, max_size=2),
-        match=st.none() | maps,
-    ),
+    tc.StrokePlayed: SERVER_MOTION[tc.StrokePlayed],
+    tc.LagResult: SERVER_MOTION[tc.LagResult],
     tc.Turn: st.builds(
         tc.Turn,
         seq=seqs,
@@ -201,7 +185,7 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
         seq=seqs,
         winner=st.none() | seats,
         reason=st.text(max_size=20),
-        scoresheet=maps,
+        scoresheet=view(pv.Scoresheet),
         match_id=st.none() | st.integers(1, 2**40),
     ),
     tc.ChatLine: st.builds(
@@ -209,14 +193,15 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
     ),
     tc.Error: st.builds(tc.Error, code=names, message=st.text(max_size=50), re=ids),
     tc.Pong: st.builds(tc.Pong, server_time_ms=times, re=ids),
-    tc.Matches: st.builds(tc.Matches, matches=st.lists(maps, max_size=3), re=ids),
+    tc.Matches: st.builds(tc.Matches, matches=views_of(pv.MatchRow), re=ids),
     tc.Replay: st.builds(
         tc.Replay,
         match_id=st.integers(1, 2**40),
-        room=maps,
-        strokes=st.lists(maps, max_size=3),
+        room=view(pv.ReplayRoom),
+        strokes=views_of(pv.ReplayStroke),
         finished=st.booleans(),
-        scoresheet=st.none() | maps,
+        scoresheet=st.none() | view(pv.Scoresheet),
+        next_after=st.none() | st.integers(0, 2**40),
         re=ids,
     ),
     tc.Closing: st.builds(tc.Closing, reason=st.text(max_size=40)),
@@ -231,7 +216,7 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
     tc.Leaderboard: st.builds(
         tc.Leaderboard,
         discipline=st.sampled_from(ts.DISCIPLINES),
-        rows=st.lists(maps, max_size=3),
+        rows=views_of(pv.LeaderRow),
         re=ids,
     ),
     tc.Profile: st.builds(
@@ -240,8 +225,8 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
         name=names,
         registered=st.booleans(),
         bot=st.booleans(),
-        standings=st.lists(maps, max_size=3),
-        matches=st.lists(maps, max_size=3),
+        standings=views_of(pv.StandingRow),
+        matches=views_of(pv.ProfileMatch),
         re=ids,
     ),
     tc.Rated: st.builds(
@@ -276,7 +261,7 @@ def test_wire_names_are_the_contract() -> None:
     """PROTOCOL.md spells ``chat.from``; the Python field is ``sender``."""
     wire = msgpack.unpackb(encode(tc.ChatLine(seq=3, sender="ann", text="hi")))
     assert wire == {"t": "chat", "seq": 3, "from": "ann", "text": "hi"}
-    wire = msgpack.unpackb(encode(ts.Stroke(direction=90, speed=2.0, id=7)))
+    wire = msgpack.unpackb(encode(ts.Stroke(cue=CueParams(direction=90, speed=2.0), id=7)))
     assert wire["t"] == "stroke" and wire["id"] == 7 and "spot" not in wire
 
 

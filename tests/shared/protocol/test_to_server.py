@@ -7,13 +7,17 @@ import pytest
 from shared.physics import types as physics
 from shared.protocol import BadField, CreateRoom, Place, Stroke
 from shared.protocol import to_server as ts
+from shared.protocol.views import CueParams
 from shared.rules.options import Discipline
 
 
-def test_stroke_ranges_match_physics_contract() -> None:
-    assert ts.MAX_SPEED == physics.MAX_SPEED
-    assert ts.MISCUE_LIMIT == physics.MISCUE_LIMIT
-    assert ts.MAX_ELEVATION == physics.MAX_ELEVATION
+def test_the_protocol_keeps_no_copy_of_the_physics_limits() -> None:
+    """CueParams checks against shared.physics' own constants (no second copy to drift)."""
+    for name in ("MAX_SPEED", "MISCUE_LIMIT", "MAX_ELEVATION"):
+        assert not hasattr(ts, name)
+    with pytest.raises(BadField):
+        CueParams(direction=0, speed=physics.MAX_SPEED * 1.001)
+    assert CueParams(direction=0, speed=physics.MAX_SPEED).speed == physics.MAX_SPEED
 
 
 def test_discipline_wire_names_match_the_referee() -> None:
@@ -29,8 +33,8 @@ def test_discipline_wire_names_match_the_referee() -> None:
     ],
 )
 def test_strokes_in_range_are_valid_for_physics_too(kwargs: dict[str, float]) -> None:
-    msg = Stroke(**kwargs)
-    physics.Stroke(**msg.cue())  # the physics accepts whatever the protocol accepted
+    msg = Stroke(cue=CueParams(**kwargs))
+    msg.cue.physics()  # the physics accepts whatever the protocol accepted
 
 
 @pytest.mark.parametrize(
@@ -44,7 +48,7 @@ def test_strokes_in_range_are_valid_for_physics_too(kwargs: dict[str, float]) ->
 )
 def test_strokes_out_of_range_name_the_field(kwargs: dict[str, float]) -> None:
     with pytest.raises(BadField) as info:
-        Stroke(**kwargs)
+        Stroke(cue=CueParams(**kwargs))
     assert info.value.field in kwargs
 
 

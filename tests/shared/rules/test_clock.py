@@ -111,7 +111,7 @@ def test_R_CLOCK_3_deadlines_are_absolute_server_times_and_time_is_never_read(pl
     a = play(playing, POINT_3C)
     b = play(playing, POINT_3C)
     assert a == b  # same inputs, same outputs: no hidden clock
-    assert match_view(a[0])["deadline_ms"] == a[0].resting_at_ms + 30_000
+    assert match_view(a[0]).deadline_ms == a[0].resting_at_ms + 30_000
     with pytest.raises(IllegalAction) as err:
         play(playing, POINT_3C, now=playing.resting_at_ms + 30_000)
     assert err.value.code == "clock_expired"

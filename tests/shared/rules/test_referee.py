@@ -53,8 +53,8 @@ def test_R_LAG_1_lag_position_and_R_LAG_3_strokes_hidden_until_both_in() -> None
     assert s.positions["white"][0] == s.positions["yellow"][0] == MATCH.length / 4
     s, _ = apply(s, LagStroke(1, Stroke(0.0, 2.0)), T0 + 10)
     view = match_view(s)
-    assert view["lag"]["played"] == [False, True]
-    assert "stroke" not in str(view["lag"])
+    assert view.lag is not None and view.lag.played == (False, True)
+    assert "stroke" not in str(view.lag.to_wire())
     with pytest.raises(IllegalAction) as err:
         apply(s, LagStroke(1, Stroke(0.0, 2.0)), T0 + 20)
     assert err.value.code == "already_played"

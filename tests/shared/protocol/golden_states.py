@@ -1,0 +1,35 @@
+"""Every referee state the golden match logs (tests/shared/rules/golden/*.txt) pass through:
+real ``MatchState`` values in every phase, for checking views built from them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import tests.shared.rules.golden as golden
+from shared.rules import MatchState
+from shared.rules import apply as referee_apply
+
+GOLDEN = Path(__file__).parents[1] / "rules" / "golden"
+
+
+def golden_states() -> list[tuple[str, MatchState]]:
+    """(``file:step``, state) after every accepted action of every golden log."""
+    seen: list[tuple[str, MatchState]] = []
+    for path in sorted(GOLDEN.glob("*.txt")):
+        name = path.name
+        steps = 0
+
+        def recording(state: MatchState, action: Any, now: int, name: str = name) -> Any:
+            nonlocal steps
+            out = referee_apply(state, action, now)
+            steps += 1
+            seen.append((f"{name}:{steps}", out[0]))
+            return out
+
+        golden.apply = recording  # type: ignore[assignment]
+        try:
+            golden.replay(path)
+        finally:
+            golden.apply = referee_apply
+    return seen

@@ -1,0 +1,89 @@
+"""The typed views keep v1's bytes: the same keys and shapes as before they were typed, and a
+decode error names the path of the bad field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+
+from shared import physics
+from shared.protocol import BadField, decode_server, encode
+from shared.protocol import to_client as tc
+from shared.protocol import views as pv
+from shared.rules import match_view, scoresheet
+from tests.shared.protocol.golden_states import golden_states
+
+# Captured from the untyped builders (dict-returning match_view / Scoresheet.to_dict) over the
+# golden matches, before the views were typed: v1 as clients already deployed read it.
+V1 = json.loads((Path(__file__).parent / "v1_views.json").read_text())
+STATES = golden_states()
+
+
+def _wire(obj: Any) -> Any:
+    """What a peer sees: through msgpack and back (tuples become lists)."""
+    return msgpack.unpackb(msgpack.packb(obj), raw=False)
+
+
+def test_the_golden_matches_pass_through_every_phase() -> None:
+    phases = {match_view(s).phase for _, s in STATES}
+    assert phases == {"lag", "break_choice", "play", "timeout", "over"}
+    assert len(STATES) == len(V1)
+
+
+@pytest.mark.parametrize(("key", "state"), STATES, ids=[k for k, _ in STATES])
+def test_match_and_scoresheet_wire_forms_are_exactly_v1(key: str, state: Any) -> None:
+    view = match_view(state)
+    assert _wire(view.to_wire()) == V1[key]["match"]
+    assert _wire(scoresheet(state).view().to_wire()) == V1[key]["scoresheet"]
+    # and back: a client decodes the very same view
+    assert pv.MatchView.from_wire(_wire(view.to_wire()), "match") == view
+
+
+def test_a_decode_error_names_the_field_path() -> None:
+    state = STATES[-1][1]
+    played = tc.GameOver(
+        seq=1, winner=0, reason="distance", scoresheet=scoresheet(state).view(), match_id=3
+    )
+    wire = msgpack.unpackb(encode(played), raw=False)
+    wire["scoresheet"]["match"][1]["points"] = "many"
+    with pytest.raises(BadField) as info:
+        decode_server(msgpack.packb(wire))
+    assert info.value.field == "scoresheet.match[1].points"
+    assert "scoresheet.match[1].points must be an integer" in info.value.message
+
+    snap = _wire(match_view(STATES[5][1]).to_wire())
+    snap["balls"]["white"] = [0.1, None]
+    with pytest.raises(BadField) as info:
+        pv.MatchView.from_wire(snap, "match")
+    assert info.value.field == "match.balls.white[1]"
+    snap["balls"] = {"blue": [0.1, 0.2]}
+    with pytest.raises(BadField) as info:
+        pv.MatchView.from_wire(snap, "match")
+    assert "match.balls key" in info.value.message
+
+
+def test_cue_params_take_the_physics_limits() -> None:
+    top = pv.CueParams(direction=0, speed=physics.types.MAX_SPEED, elevation=89.0)
+    assert top.physics() == physics.Stroke(0.0, physics.types.MAX_SPEED, 0.0, 0.0, 89.0)
+    with pytest.raises(BadField):
+        pv.CueParams(direction=0, speed=physics.types.MAX_SPEED + 0.01)
+    with pytest.raises(BadField):
+        pv.CueParams(direction=0, speed=1, elevation=physics.types.MAX_ELEVATION + 1)
+    limit = physics.types.MISCUE_LIMIT
+    with pytest.raises(BadField):
+        pv.CueParams(direction=0, speed=1, tip_x=limit * 0.8, tip_y=limit * 0.8)
+    assert pv.CueParams.of(top.physics(), "left") == pv.CueParams(
+        direction=0.0, speed=physics.types.MAX_SPEED, elevation=89.0, spot="left"
+    )
+
+
+def test_ball_of_is_the_referees_rule() -> None:
+    """R-LAG-7: the view answers "which ball does this seat play" as the referee does."""
+    for _, state in STATES:
+        view = match_view(state)
+        for seat in (0, 1):
+            assert view.ball_of(seat) == state.ball_of(seat)
