@@ -44,6 +44,7 @@ from server.actor import (
 from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.hashing import Busy, HashPool
+from server.limits import Attempts
 from server.lobby_core import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
@@ -144,6 +145,9 @@ class GameServer:
         self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
+        # Wrong room passwords counted over every node of a cluster, by identity and address
+        # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
+        self.password_failures: dict[str, Attempts] = {}
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -712,6 +716,14 @@ class GameServer:
         if wait is not None:
             self._apply(wait)
             return False
+        # On a cluster, wrong passwords also count over every node (server/cluster/limits.py):
+        # guesses spread over rooms on many nodes meet one count.
+        tallies = {"identity": client.player_id or "", "address": client.addr}
+        for kind, attempts in self.password_failures.items():
+            wait_ms = await attempts.wait_ms(tallies[kind], now_ms())
+            if wait_ms > 0:
+                self._apply(self.lobby.password_held(client.conn, wait_ms / 1000, msg.id))
+                return False
         try:
             ok = msg.password is not None and await self.hashing.run(
                 check_password, msg.password, stored
@@ -722,6 +734,9 @@ class GameServer:
         if client.conn not in self.lobby.callers:  # gone while the password was checked
             return False
         self._apply(self.lobby.password_checked(client.conn, room_id, ok, msg, time.monotonic()))
+        if not ok and msg.password is not None:
+            for kind, attempts in self.password_failures.items():
+                await attempts.count(tallies[kind], now_ms())
         return ok
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:

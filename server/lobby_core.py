@@ -295,11 +295,17 @@ class Lobby:
         wait = self.guard.wait(guard.keys(room_id, caller.player_id, caller.addr), now)
         if wait <= 0:
             return None
+        return self.password_held(conn, wait, re)
+
+    def password_held(self, conn: ConnId, wait_s: float, re: int | None) -> Out:
+        """The refusal for a caller that must wait ``wait_s`` before its next password (this
+        server's backoff, or a cluster's count over every node); it counts as a wrong one."""
+        caller = self.callers[conn]
         out = Out().reply(
             conn,
             error(
                 ErrorCode.RATE_LIMITED,
-                f"Too many wrong passwords; try again in {math.ceil(wait)} s.",
+                f"Too many wrong passwords; try again in {math.ceil(wait_s)} s.",
                 re,
             ),
         )

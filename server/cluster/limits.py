@@ -26,6 +26,11 @@ import redis.exceptions
 log = logging.getLogger("carom.cluster.limits")
 
 PREFIX: Final = "carom:"
+# Wrong private-room passwords counted over every node, in a sliding ten minutes. Each node's own
+# backoff (server/guard.py) lets an identity try 6 and an address 12 before it must wait; these
+# caps bound what spreading the guesses over rooms on many nodes could add to that.
+PASSWORD_WINDOW_MS: Final = 600_000
+PASSWORD_FAILURES: Final = {"identity": 12, "address": 48}
 
 # KEYS[1] the key's sorted set of attempt times; ARGV[1] now, ARGV[2] window, ARGV[3] limit;
 # ARGV[4]: 1 to count an attempt now. Returns the wait in ms (0: allowed).

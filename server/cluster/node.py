@@ -31,7 +31,12 @@ from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.fanout import Publisher, Subscriber
 from server.cluster.hub import Hub
-from server.cluster.limits import Holdings, RedisAttempts
+from server.cluster.limits import (
+    PASSWORD_FAILURES,
+    PASSWORD_WINDOW_MS,
+    Holdings,
+    RedisAttempts,
+)
 from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
 from server.cluster.stopping import cancel
@@ -116,6 +121,10 @@ class ClusterNode:
                 accounts.name_failures,
                 int(accounts.name_window_s * 1000),
             )
+            self.server.password_failures = {
+                kind: RedisAttempts(self.traffic, f"password-{kind}", cap, PASSWORD_WINDOW_MS)
+                for kind, cap in PASSWORD_FAILURES.items()
+            }
         except redis.exceptions.RedisError as exc:
             await self._close_clients()
             raise StoreError(f"cannot reach Redis at {self.config.redis_url} ({exc})") from None

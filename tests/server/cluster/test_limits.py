@@ -109,3 +109,36 @@ async def test_failed_logins_are_counted_over_every_node(pg_url: str, redis_url:
             w = await Wire.open(_url(node), "eve")
             limited = await w.refused(ts.Login(name="Annabel", password="correct horse"))
             assert limited.code == "rate_limited"
+
+
+async def test_wrong_room_passwords_are_counted_over_every_node(
+    pg_url: str, redis_url: str
+) -> None:
+    """Each node's backoff lets one identity make 6 wrong guesses before it must wait; spreading
+    the guesses over private rooms on two nodes meets the cluster's count (12 in ten minutes)."""
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        private = ts.CreateRoom(discipline="three_cushion", private=True, password="open sesame")
+        rooms: dict[str, list[str]] = {"a": [], "b": []}
+        for node, name, count in ((a, "a", 2), (b, "b", 3)):
+            owner = await Wire.open(_url(node), f"owner-{name}")
+            for _ in range(count):
+                rooms[name].append((await owner.request(private, tc.RoomCreated)).room_id)
+        mallory_a = await Wire.open(_url(a), "mallory")
+        assert mallory_a.welcome is not None
+        mallory_b = await Wire.open(_url(b), "mallory", token=mallory_a.welcome.token)
+        guesses = 0
+        for w, node in ((mallory_a, "a"), (mallory_b, "b")):
+            for rid in rooms[node][:2]:
+                for _ in range(3):  # three mistakes per room go free on each node
+                    guesses += 1
+                    bad = await w.refused(ts.Join(room_id=rid, password=f"guess {guesses}"))
+                    assert bad.code == "bad_password"
+        # Node b alone has seen 6 (no wait there yet); the cluster has seen 12.
+        held = await mallory_b.refused(ts.Join(room_id=rooms["b"][2], password="guess 13"))
+        assert held.code == "rate_limited" and "wrong passwords" in held.message
+        # Someone else, from elsewhere in the cluster's eyes (another identity), gets in.
+        ann = await Wire.open(_url(b), "ann")
+        joined = await ann.request(
+            ts.Join(room_id=rooms["b"][2], password="open sesame"), tc.Joined
+        )
+        assert joined.seat == 0
