@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,12 +42,17 @@ def _url(node: GameServer) -> str:
 
 
 @asynccontextmanager
-async def _nodes(pg_url: str, redis_url: str, *names: str) -> AsyncIterator[list[GameServer]]:
+async def _nodes(
+    pg_url: str, redis_url: str, *names: str, **settings: Any
+) -> AsyncIterator[list[GameServer]]:
+    """Nodes of one cluster on this test's loop (``settings``: more ServerConfig fields)."""
     started: list[GameServer] = []
     try:
         for name in names:
             cluster = ClusterConfig(redis_url, name, "", lease_ms=LEASE_MS, takeover_s=0.2)
-            node = GameServer(ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster))
+            node = GameServer(
+                ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster, **settings)
+            )
             await node.start()
             started.append(node)
         yield started
@@ -391,3 +397,67 @@ async def test_a_private_room_is_watched_from_another_node_with_its_password(
         dan = await Wire.open(_url(b), "dan")
         await dan.request(ts.Spectate(room_id=rid, password="open sesame"), tc.Snapshot)
         assert b.cluster is not None and not b.cluster.hubs and len(b.cluster.relays) == 1
+
+
+def _metric(text: str, name: str, node: str) -> float:
+    prefix = f'{name}{{node="{node}"}} '
+    (line,) = [x for x in text.splitlines() if x.startswith(prefix)]
+    return float(line[len(prefix) :])
+
+
+async def test_a_broadcast_is_published_once_whatever_the_number_of_watching_nodes(
+    pg_url: str, redis_url: str
+) -> None:
+    """Spectators on two other nodes than the room's: each broadcast costs the owner one
+    Redis publish (its /metrics), and every spectator sees the players' seq stream."""
+    async with _nodes(pg_url, redis_url, "a", "b", "c") as (a, b, c):
+        ann = await Wire.open(_url(a), "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+
+        async def published() -> float:
+            text = await asyncio.to_thread(_get, f"http://127.0.0.1:{a.port}/metrics")
+            return _metric(text, "carom_cluster_fanout_published_total", "a")
+
+        async def chat(lines: int, tag: str, watchers: list[Wire]) -> tuple[int, float]:
+            """``lines`` chat lines from Ann, seen by everyone: broadcasts made, publishes."""
+            first = (await ann.request(ts.Sync(), tc.Snapshot)).seq
+            before = await published()
+            for i in range(lines):
+                await ann.send(ts.Chat(text=f"{tag} {i}"))
+            last = f"{tag} {lines - 1}"
+            for w in [ann, *watchers]:
+                await w.expect(tc.ChatLine, where=lambda m: m.text == last)
+            await _until(lambda: a.cluster is not None and not a.cluster.publisher._outbox.qsize())
+            made = (await ann.request(ts.Sync(), tc.Snapshot)).seq - first
+            return made, await published() - before
+
+        on_b = [await Wire.open(_url(b), f"bfan{i}") for i in range(3)]
+        for w in on_b:
+            await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        made, publishes = await chat(8, "one", on_b)  # (the room's chat budget: 10 at once)
+        assert made == 8 and publishes == 8  # one node watching: one publish a line
+        await asyncio.sleep(2.0)  # the chat budget refills
+
+        on_c = [await Wire.open(_url(c), f"cfan{i}") for i in range(3)]
+        for w in on_c:
+            await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        made, publishes = await chat(8, "two", on_b + on_c)
+        assert made == 8 and publishes == 8  # two nodes watching: still one a line
+        assert b.cluster is not None and c.cluster is not None
+        assert len(b.cluster.hubs) == len(c.cluster.hubs) == 1
+        hub_conns = [x for x in a.clients.values() if x.conn in a.cluster.publisher.hub_conns]  # type: ignore[union-attr]
+        assert len(hub_conns) == 2  # b's hub and c's hub: the owner's only links to them
+
+        # The same seq stream everywhere, from the moment the last spectator came in.
+        def stream(w: Wire) -> list[tuple[str, int]]:
+            return [(m.TYPE, m.seq) for m in w.broadcasts()]  # type: ignore[attr-defined]
+
+        start = min(q for _, q in stream(on_c[-1]))
+        streams = [[x for x in stream(w) if x[1] >= start] for w in [ann, *on_b, *on_c]]
+        assert len(streams[0]) >= 8
+        assert all(s == streams[0] for s in streams)
+        for node, name in ((b, "b"), (c, "c")):
+            text = await asyncio.to_thread(_get, f"http://127.0.0.1:{node.port}/metrics")
+            assert _metric(text, "carom_cluster_fanout_received_total", name) >= 8
+            assert _metric(text, "carom_cluster_fanout_gaps_total", name) == 0
