@@ -881,8 +881,18 @@ class Room:
 
 
 def _events(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
-    """The worker's event maps (``shared.physics.event_wire``) as the protocol's events."""
-    return tuple(pv.EventView.from_wire(e, f"events[{i}]") for i, e in enumerate(events))
+    """The worker's event maps (``shared.physics.event_wire``: our own physics, so built
+    directly rather than decoded) as the protocol's events."""
+    return tuple(
+        pv.EventView(
+            t=e["t"],
+            kind=e["kind"],
+            balls=tuple(e["balls"]),
+            cushion=e.get("cushion"),
+            speeds=tuple(e["speeds"]) if "speeds" in e else None,
+        )
+        for e in events
+    )
 
 
 def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
