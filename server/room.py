@@ -880,6 +880,21 @@ class Room:
         return [] if holder is None or holder.conn is None else [holder.conn]
 
 
+def _events(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
+    """The worker's event maps (``shared.physics.event_wire``: our own physics, so built
+    directly rather than decoded) as the protocol's events."""
+    return tuple(
+        pv.EventView(
+            t=e["t"],
+            kind=e["kind"],
+            balls=tuple(e["balls"]),
+            cushion=e.get("cushion"),
+            speeds=tuple(e["speeds"]) if "speeds" in e else None,
+        )
+        for e in events
+    )
+
+
 def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
     """Every running deadline of ``state`` ``delta_ms`` later: the shot, lag and break clocks,
     a time-out's end, the balls' rest (R-CLOCK-1 counts from it) and the reconnection graces
@@ -895,8 +910,3 @@ def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
             None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
         ),
     )
-
-
-def _events(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
-    """The worker's event maps (``shared.physics.event_wire``) as the protocol's events."""
-    return tuple(pv.EventView.from_wire(e, f"events[{i}]") for i, e in enumerate(events))
