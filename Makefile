@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test lint types bench demo serve cluster clean
+.PHONY: setup play test test-postgresql lint types bench demo serve cluster clean
 
 setup: $(STAMP)
 
@@ -27,6 +27,11 @@ cluster: setup
 
 test: setup
 	$(PY) -m pytest
+
+# The server tests again, on PostgreSQL (a throwaway one the tests start; skipped without it):
+# only those whose server the store changes (tests/server/conftest.py). CI runs both.
+test-postgresql: setup
+	CAROM_TEST_STORE=postgresql $(PY) -m pytest tests/server
 
 lint: setup
 	$(VENV)/bin/ruff check .

@@ -17,6 +17,7 @@ MODULES = (
     "bench.client_frames",
     "bench.accounts",
     "bench.cluster",
+    "bench.protocol_views",
 )
 
 

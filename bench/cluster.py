@@ -10,6 +10,7 @@ and is skipped when PostgreSQL or Redis is not installed.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shutil
 import statistics
@@ -26,9 +27,16 @@ STROKES = 500
 SAMPLES = 100
 FANOUT_WATCHERS = 200
 FANOUT_LINES = 15
-SCALE_ROOMS = 60  # rooms in the whole cluster, the same at 1, 2 and 3 nodes
+# Rooms in the whole cluster, the same at 1, 2 and 3 nodes; CAROM_BENCH_CLUSTER_ROOMS=300 for
+# the short heavier run of docs/benchmarks.md, CAROM_BENCH_CLUSTER_ONLY=scale for that part only.
+SCALE_ROOMS = int(os.environ.get("CAROM_BENCH_CLUSTER_ROOMS", "60"))
 SCALE_SECONDS = 20.0
 ROOMS = 1000
+TAKEOVER_ROOMS = 30  # rooms on the node that is killed
+RATE_ROOMS = 30  # fan-out throughput: rooms on the owner ...
+RATE_WATCHERS = 10  # ... each watched by this many spectators on each of two other nodes
+RATE_SECONDS = 8.0
+RATE_LINES_PER_S = 4.0  # per room, under the room's chat budget (5/s)
 
 
 def _stroke_ms(store: GameStore) -> list[float]:
@@ -108,24 +116,36 @@ async def _takeover(pg_url: str, redis_url: str) -> str:
     from shared.protocol import to_server as ts
     from tests.server.wire import Wire
 
-    a = ServerProcess(pg_url, workers=0, extra_args=["--redis", redis_url, "--node", "a"])
-    b = ServerProcess(pg_url, workers=0, extra_args=["--redis", redis_url, "--node", "b"])
+    extra = ["--redis", redis_url, "--max-rooms-per-address", "1000"]
+    a = ServerProcess(pg_url, workers=0, extra_args=[*extra, "--node", "a"])
+    b = ServerProcess(pg_url, workers=0, extra_args=[*extra, "--node", "b"])
     r = connect(redis_url)
     try:
-        w = await Wire.open(a.url, "ann")
-        rid = (await w.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
-        await w.close()
+        rids = []
+        for i in range(TAKEOVER_ROOMS):  # (at most 4 rooms per player)
+            w = await Wire.open(a.url, f"p{i}")
+            rids.append(
+                (await w.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+            )
+            await w.request(ts.Join(room_id=rids[-1]), tc.Joined)
+            await w.close()
         a.kill()
         t0 = time.perf_counter()
         probe = Leases(r, "probe", "x", 1)
-        while await probe.owner(rid) != "b":
+        first = None
+        waiting = set(rids)
+        while waiting:
+            waiting = {rid for rid in waiting if await probe.owner(rid) != "b"}
+            if first is None and len(waiting) < len(rids):
+                first = time.perf_counter() - t0
             await asyncio.sleep(0.02)
-            if time.perf_counter() - t0 > 15:
-                return "takeover: not within 15 s"
+            if time.perf_counter() - t0 > 20:
+                return f"takeover: {len(waiting)} of {len(rids)} rooms not back within 20 s"
         took = time.perf_counter() - t0
         return (
-            f"SIGKILLed node's room running on another node after {took:.2f} s "
-            "(lease ttl 3 s + the next look, every 1 s)"
+            f"SIGKILLed node's {len(rids)} rooms running on another node: first after "
+            f"{first or took:.2f} s, all after {took:.2f} s (lease ttl 3 s + the next look, "
+            "every 1 s, + restoring them from PostgreSQL)"
         )
     finally:
         await r.aclose()
@@ -197,6 +217,7 @@ async def _fanout(pg_url: str, redis_url: str) -> list[str]:
                 await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
                 watchers.append(w)
             spreads = []
+            await asyncio.sleep(1.0)  # the arrivals (and the last round's goodbyes) settle
             cpu0 = sl._proc_cpu(a.proc.pid)
             for k in range(FANOUT_LINES):
                 t0 = time.perf_counter()
@@ -221,11 +242,82 @@ async def _fanout(pg_url: str, redis_url: str) -> list[str]:
         b.stop()
 
 
+async def _fanout_rate(pg_url: str, redis_url: str) -> str:
+    """Fan-out throughput: ``RATE_ROOMS`` rooms on node a, each watched by ``RATE_WATCHERS``
+    spectators on node b and as many on node c (two hubs per room); every room's player says
+    ``RATE_LINES_PER_S`` chat lines a second. Deliveries per second to the spectators, the
+    owner's Redis publishes per broadcast (from its /metrics) and each node's CPU."""
+    from bench import server_load as sl
+    from server.process import ServerProcess
+    from shared.protocol import to_client as tc
+    from shared.protocol import to_server as ts
+
+    extra = ["--redis", redis_url, "--max-connections-per-address", "20000"]
+    extra += ["--max-rooms-per-address", "20000"]
+    procs = [
+        ServerProcess(pg_url, workers=0, extra_args=[*extra, "--node", f"rate-{n}"]) for n in "abc"
+    ]
+    a, b, c = procs
+    try:
+        stats = sl.Stats()
+        players, watchers = [], []
+        for i in range(RATE_ROOMS):
+            p = await sl._open(a.url, stats, f"p{i}")
+            rid = (
+                await sl._request(p, ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+            ).room_id
+            await sl._request(p, ts.Join(room_id=rid), tc.Joined)
+            players.append(p)
+            for node in (b, c):
+                for k in range(RATE_WATCHERS):
+                    w = await sl._open(node.url, stats, f"w{k}")
+                    await sl._request(w, ts.Spectate(room_id=rid), tc.Snapshot)
+                    watchers.append(w)
+        name = 'carom_cluster_fanout_published_total\\{node="rate-a"\\}'
+        pub0 = sl._metric(a.port, name)
+        cpu0 = [sl._proc_cpu(p.proc.pid) for p in procs]
+        m0 = stats.messages
+        tasks = [asyncio.create_task(sl._spectator(w)) for w in watchers]
+        tasks += [asyncio.create_task(sl._spectator(p)) for p in players]
+        lines = int(RATE_SECONDS * RATE_LINES_PER_S)
+        t0 = time.perf_counter()
+        for k in range(lines):
+            for p in players:
+                await p.send(ts.Chat(text=f"line {k}"))
+            await asyncio.sleep(max(0.0, t0 + (k + 1) / RATE_LINES_PER_S - time.perf_counter()))
+        await asyncio.sleep(1.0)  # the last ones arrive
+        elapsed = time.perf_counter() - t0
+        cpu = [sl._proc_cpu(p.proc.pid) - x for p, x in zip(procs, cpu0, strict=True)]
+        published = sl._metric(a.port, name) - pub0
+        got = stats.messages - m0
+        broadcasts = lines * RATE_ROOMS
+        expected = broadcasts * (2 * RATE_WATCHERS + 1)
+        for conn in players + watchers:
+            await conn.ws.close()
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        per_node = ", ".join(
+            f"{n} {100 * x / elapsed:.0f} %" for n, x in zip("abc", cpu, strict=True)
+        )
+        return (
+            f"fan-out: {RATE_ROOMS} rooms on one node x {RATE_WATCHERS} spectators on each of "
+            f"2 other nodes, {broadcasts / elapsed:.0f} broadcasts/s -> {got / elapsed:.0f} "
+            f"deliveries/s ({got} of {expected}); owner publishes per broadcast "
+            f"{published / broadcasts:.2f}; CPU of a core: {per_node}; "
+            f"errors {len(stats.errors)}, seq gaps {stats.gaps}"
+        )
+    finally:
+        for p in procs:
+            p.stop()
+
+
 async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
     """``SCALE_ROOMS`` rooms played by bench.server_load's scripted players for
-    ``SCALE_SECONDS`` on ``nodes`` nodes: each room on node i % nodes with its players and one
-    spectator there, and one more spectator on the next node (served by that node's hub when
-    there are several nodes)."""
+    ``SCALE_SECONDS`` on ``nodes`` nodes: each room on node i % nodes with its first player
+    and one spectator there; its second player and one more spectator on the next node (the
+    player through that node's relay, the spectator served by its hub, when there are several
+    nodes): strokes played through a relay against direct ones, in the same run."""
     from bench import server_load as sl
     from server.process import ServerProcess
     from shared.protocol import to_client as tc
@@ -249,14 +341,15 @@ async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
         for i in range(nodes)
     ]
     try:
-        stats, far = sl.Stats(), sl.Stats()
+        stats, far, relayed = sl.Stats(), sl.Stats(), sl.Stats()
         gate = asyncio.Semaphore(10)
         far_end = time.monotonic() + 600
 
         async def room(i: int) -> list[sl.Conn]:
             home, other = procs[i % nodes].url, procs[(i + 1) % nodes].url
             async with gate:
-                p0, p1 = await sl._open(home, stats, "p0"), await sl._open(home, stats, "p1")
+                p0 = await sl._open(home, stats, "p0")
+                p1 = await sl._open(other, relayed if nodes > 1 else stats, "p1")
                 s0, s1 = await sl._open(home, stats, "s0"), await sl._open(other, far, "s1")
                 create = ts.CreateRoom(discipline="three_cushion")
                 rid = (await sl._request(p0, create, tc.RoomCreated)).room_id
@@ -296,14 +389,30 @@ async def _scale(pg_url: str, redis_url: str, nodes: int, tag: str) -> str:
         await asyncio.gather(*tasks, return_exceptions=True)
         lat = sorted(stats.latencies) or [0.0]
         per_node = ", ".join(f"{100 * x / SCALE_SECONDS:.0f} %" for x in cpu)
-        return (
-            f"{nodes} node(s), {SCALE_ROOMS} rooms / {len(conns)} connections: "
-            f"{stats.strokes / SCALE_SECONDS:.1f} strokes/s, stroke -> stroke_played p50 "
-            f"{1000 * statistics.median(lat):.1f} ms p99 {1000 * _pct(lat, 0.99):.1f} ms; "
-            f"node CPU {per_node} of a core; "
-            f"{'hub-served' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
-            f"errors {len(stats.errors) + len(far.errors)}, seq gaps {stats.gaps + far.gaps}"
+        strokes = stats.strokes + relayed.strokes
+        us_per_conn = 1e6 * sum(cpu) / SCALE_SECONDS / len(conns)
+        line = (
+            f"{nodes} node(s), {SCALE_ROOMS} rooms / {len(conns)} connections "
+            f"({SCALE_ROOMS / nodes:.0f} rooms, {len(conns) / nodes:.0f} connections per node): "
+            f"{strokes / SCALE_SECONDS:.1f} strokes/s, direct stroke -> stroke_played p50 "
+            f"{1000 * statistics.median(lat):.1f} ms p99 {1000 * _pct(lat, 0.99):.1f} ms"
         )
+        if relayed.latencies:
+            rl = sorted(relayed.latencies)
+            added = 1000 * (statistics.median(rl) - statistics.median(lat))
+            line += (
+                f", through a relay p50 {1000 * statistics.median(rl):.1f} ms p99 "
+                f"{1000 * _pct(rl, 0.99):.1f} ms (+{added:.1f} ms p50)"
+            )
+        errors = len(stats.errors) + len(far.errors) + len(relayed.errors)
+        return line + (
+            f"; node CPU {per_node} of a core ({us_per_conn:.0f} us per connection-second); "
+            f"{'hub-served' if nodes > 1 else 'direct'} spectators {far_rate:.0f} msg/s; "
+            f"errors {errors}, seq gaps {stats.gaps + far.gaps + relayed.gaps}"
+        )
+    except Exception as exc:  # what the nodes said about it, in the report
+        said = [x for p in procs for x in p.log if "WARNING" in x or "ERROR" in x][-8:]
+        raise RuntimeError(f"{exc}; the nodes logged: {said}") from None
     finally:
         for p in procs:
             p.stop()
@@ -321,6 +430,11 @@ def run() -> Iterator[str]:
         pg = engines.start_postgres(root / "pg", durable=True)
         redis = engines.start_redis(root / "redis")
         yield "engines: PostgreSQL and Redis on loopback, on the same 2 shared cores as this bench"
+        if os.environ.get("CAROM_BENCH_CLUSTER_ONLY") == "scale":
+            for n in (1, 2, 3):
+                db = pg.create_database(f"bench_scale_{n}")
+                yield asyncio.run(_scale(db, redis.url(), n, f"s{n}-"))
+            return
         sqlite = open_store(str(root / "base.db"))
         try:
             base = _stroke_ms(sqlite)
@@ -341,6 +455,7 @@ def run() -> Iterator[str]:
         yield asyncio.run(_forwarded(pg.create_database("bench_forwarded"), redis.url()))
         yield asyncio.run(_takeover(pg.create_database("bench_takeover"), redis.url()))
         yield from asyncio.run(_fanout(pg.create_database("bench_fanout"), redis.url()))
+        yield asyncio.run(_fanout_rate(pg.create_database("bench_fanout_rate"), redis.url()))
         for n in (1, 2, 3):
             db = pg.create_database(f"bench_scale_{n}")
             yield asyncio.run(_scale(db, redis.url(), n, f"s{n}-"))

@@ -2,12 +2,18 @@
 
 ``run()`` starts ``python -m server`` in a subprocess on a free loopback port (the production
 configuration: one physics worker process), then drives ROOMS rooms from this process, each with
-two players who strike as soon as the balls rest and two spectators, for SECONDS seconds. It
-reports strokes per second, the latency from sending ``stroke`` to receiving ``stroke_played``
-(p50/p99), the server's CPU and memory per connection, and errors (which must be zero). A light
-run (LIGHT_ROOMS rooms) first gives the same-run baseline the latency ratio is measured against.
+two players and two spectators, for SECONDS seconds. Every room's second player joins at the
+same moment (the synchronized start: all lags, then all breaks, arrive within seconds). Players
+lag like people do, straight up the table at a speed of their own (seeded), so a lag is rarely
+repeated; they think 0.3–3 s before each stroke. It reports strokes per second and the latency
+from sending ``stroke`` to receiving ``stroke_played`` (p50/p99) for the whole run, for the start
+burst (every lag and break: until the last room's break was sent) and for the steady state
+after it; the lag latency (the second lag stroke sent → ``lag_result``); the CPU share of the
+server process and its physics workers, and of the bench's own clients; memory per
+connection; errors (which must be zero). A light run (LIGHT_ROOMS rooms) first gives the
+same-run baseline.
 
-    python -m bench server_load               # via make bench
+    python -m bench server_load               # via make bench: 1 000 and 2 000 rooms
     python -m bench.server_load --rooms 200 --seconds 60
 """
 
@@ -27,6 +33,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from server import gcpolicy
 from server.process import ServerProcess
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
@@ -35,17 +42,42 @@ from shared.protocol.views import CueParams
 
 # One size or several, comma-separated (CAROM_BENCH_ROOMS=1000,2000): each runs after the same
 # light baseline.
-ROOM_SIZES = tuple(int(n) for n in os.environ.get("CAROM_BENCH_ROOMS", "200").split(","))
+ROOM_SIZES = tuple(int(n) for n in os.environ.get("CAROM_BENCH_ROOMS", "1000,2000").split(","))
 ROOMS = ROOM_SIZES[0]
 SECONDS = float(os.environ.get("CAROM_BENCH_SECONDS", "60"))
+# The start burst lasts until the last room's break has been sent (lag strokes 0.3–3 s in, a lag
+# rolls up and back for ~15 s, the break follows after 0.3–3 s of thought, and every delay of the
+# server's pushes it later); the strokes sent after it are the steady state. If some room has not
+# broken by then, the burst is taken as BURST_SECONDS.
+BURST_SECONDS = float(os.environ.get("CAROM_BENCH_BURST_SECONDS", "25"))
 LIGHT_ROOMS = 10
-LIGHT_SECONDS = 15.0
+LIGHT_SECONDS = 40.0  # long enough for its own steady state after the burst
+# A lag straight up the table (R-LAG-2) at 1–2 m/s reaches the top cushion and comes back
+# down: players' speeds differ, so two lags rarely stop at the same distance (R-LAG-4). The
+# earlier bench lagged at 0.1–0.2 m/s, which never reaches the top cushion: every lag was
+# repeated until the coin toss, four lag simulations per room instead of one.
+LAG_SPEED = (1.0, 2.0)
+LAG_AIM_DEG = 1.0  # aim error either side of straight up
 WORKERS = int(os.environ.get("CAROM_BENCH_WORKERS", "1"))
 
 
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # s, stroke sent -> stroke_played
+    sent: list[float] = field(default_factory=list)  # when each of those strokes was sent
+    # (room, lag round) -> s from a player's lag stroke to lag_result; the smaller of the two
+    # players' is the server's share (the room waits for the second stroke)
+    lags: dict[tuple[str, int], float] = field(default_factory=dict)
+    started: float = 0.0  # perf_counter at the synchronized start
+    breaks: dict[str, float] = field(default_factory=dict)  # room -> when its break was sent
+    rooms: int = 0
+
+    def burst_end(self) -> float:
+        """When the start burst ended: the last room's break (see BURST_SECONDS)."""
+        if self.rooms and len(self.breaks) == self.rooms:
+            return max(self.breaks.values())
+        return self.started + BURST_SECONDS
+
     strokes: int = 0
     errors: list[str] = field(default_factory=list)
     messages: int = 0
@@ -66,6 +98,8 @@ class Conn:
     room_id: str = ""
     lag_sent: bool = False  # this lag round's stroke is in (a lag turn also announces clock
     # changes — paused, stopped once both strokes are in — which need no new stroke)
+    lag_sent_at: float | None = None
+    lag_rounds: int = 0
 
     async def send(self, msg: Any) -> None:
         await self.ws.send(encode(msg))
@@ -122,12 +156,15 @@ async def _strike_later(c: Conn) -> None:
         cue=CueParams(direction=c.rng.uniform(0, 359.9), speed=c.rng.uniform(0.2, 0.6))
     )
     c.sent_at = time.perf_counter()
+    c.stats.breaks.setdefault(c.room_id, c.sent_at)
     await c.send(stroke)
 
 
 async def _lag_later(c: Conn) -> None:
     await asyncio.sleep(c.rng.uniform(0.3, 3.0))
-    await c.send(ts.Stroke(cue=CueParams(direction=0.0, speed=c.rng.uniform(0.1, 0.2))))
+    aim = c.rng.uniform(-LAG_AIM_DEG, LAG_AIM_DEG) % 360.0
+    c.lag_sent_at = time.perf_counter()
+    await c.send(ts.Stroke(cue=CueParams(direction=aim, speed=c.rng.uniform(*LAG_SPEED))))
 
 
 async def _player(c: Conn) -> None:
@@ -140,10 +177,18 @@ async def _player(c: Conn) -> None:
         if isinstance(msg, tc.StrokePlayed | tc.LagResult):
             c.rest_ms = msg.rest_ms or 0
             c.lag_sent = False  # a repeated lag (R-LAG-4) needs a new stroke
+            now = time.perf_counter()
             if isinstance(msg, tc.StrokePlayed) and msg.shooter == c.seat and c.sent_at:
-                c.stats.latencies.append(time.perf_counter() - c.sent_at)
+                c.stats.latencies.append(now - c.sent_at)
+                c.stats.sent.append(c.sent_at)
                 c.stats.strokes += 1
                 c.sent_at = None
+            if isinstance(msg, tc.LagResult) and c.lag_sent_at is not None:
+                key = (c.room_id, c.lag_rounds)
+                took = now - c.lag_sent_at
+                c.stats.lags[key] = min(took, c.stats.lags.get(key, took))
+                c.lag_rounds += 1
+                c.lag_sent_at = None
         elif isinstance(msg, tc.Turn):
             if time.monotonic() >= c.stop_at:
                 continue
@@ -183,6 +228,7 @@ async def _room(
             p.stop_at = stop_at
             p.rng = random.Random(seed * 2 + i)
         p0.seat = (await _request(p0, ts.Join(room_id=rid), tc.Joined)).seat
+    p0.room_id = rid
     p1.room_id = rid  # joins once every room is ready, so no lag clock runs during the setup
     return [p0, p1, s0, s1]
 
@@ -222,13 +268,26 @@ def _metric(port: int, name: str) -> float:
 
 
 @dataclass
+class Cpu:
+    """CPU seconds over one window of the run."""
+
+    seconds: float
+    server: float  # the server process (event loop and its threads)
+    workers: float  # its physics worker processes
+    clients: float  # this process: the bench's clients
+
+    def share(self, what: float) -> float:
+        return what / max(1e-9, self.seconds) * 100
+
+
+@dataclass
 class Result:
     rooms: int
     seconds: float
     stats: Stats
-    server_cpu_s: float
-    worker_cpu_s: float
-    client_cpu_s: float
+    cpu: Cpu  # the whole window
+    cpu_burst: Cpu  # the start burst
+    cpu_steady: Cpu  # after it
     rss_idle: int
     rss_loaded: int
     connections: int
@@ -237,8 +296,19 @@ class Result:
     sim_wall_s: float
     store_s: float
     loop_lag_s: float
+    load_before: float
+    load_after: float
     server_p50_s: float = float("nan")  # stroke received → stroke_played queued (histogram)
     server_p99_s: float = float("nan")
+
+    def window(self, steady: bool) -> list[float]:
+        """Latencies of the strokes sent in the start burst, or after it."""
+        cut = self.stats.burst_end()
+        return [
+            lat
+            for lat, at in zip(self.stats.latencies, self.stats.sent, strict=True)
+            if (at > cut) == steady
+        ]
 
 
 def _histogram_pct(port: int, q: float) -> float:
@@ -262,6 +332,23 @@ def _pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, int(q * len(s)))]
 
 
+class _CpuClock:
+    def __init__(self, pid: int, workers: list[int]) -> None:
+        self.pid, self.workers = pid, workers
+
+    def read(self) -> tuple[float, float, float, float]:
+        return (
+            time.monotonic(),
+            _proc_cpu(self.pid),
+            sum(_proc_cpu(w) for w in self.workers),
+            time.process_time(),
+        )
+
+    @staticmethod
+    def between(a: tuple[float, ...], b: tuple[float, ...]) -> Cpu:
+        return Cpu(b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3])
+
+
 async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     url = f"ws://127.0.0.1:{port}/"
     stats = Stats()
@@ -272,29 +359,39 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         *(_room(url, stats, gate, setup_deadline, i) for i in range(rooms))
     )
     conns = [c for group in conns_nested for c in group]
+    # This process holds 4 clients per room: with Python's default collector settings its
+    # own full collections (up to ~1 s at 2 000 rooms) would be measured as server latency.
+    # The same settings as the server's (server/gcpolicy.py), once every client is set up.
+    gcpolicy.settle()
     second = [group[1] for group in conns_nested]
+    load_before = os.getloadavg()[0]
+    clock = _CpuClock(pid, _children(pid))
+    t0 = clock.read()
+    stats.started = time.perf_counter()
     joined = await asyncio.gather(
         *(_request(c, ts.Join(room_id=c.room_id), tc.Joined) for c in second)
     )
     for c, j in zip(second, joined, strict=True):
         c.seat = j.seat
-    workers = _children(pid)
-    cpu0 = _proc_cpu(pid)
-    wcpu0 = sum(_proc_cpu(w) for w in workers)
-    ccpu0 = time.process_time()
     stop_at = time.monotonic() + seconds
     for c in conns:
         c.stop_at = stop_at
     tasks = [
         asyncio.create_task(_player(c) if c.seat is not None else _spectator(c)) for c in conns
     ]
-    # Strokes begin with the lag once both players are in; measure from now to stop_at.
-    await asyncio.sleep(seconds)
+    # Strokes begin with the lag once both players are in; measure from the joins to stop_at,
+    # reading the CPU clocks every second to split them where the start burst ended.
+    stats.rooms = rooms
+    samples = [(stats.started, t0)]
+    while time.perf_counter() < stats.started + seconds:
+        await asyncio.sleep(min(1.0, max(0.0, stats.started + seconds - time.perf_counter())))
+        samples.append((time.perf_counter(), clock.read()))
+    t2 = samples[-1][1]
+    cut = stats.burst_end()
+    t1 = next((c for at, c in samples if at >= cut), t2)
     rss_loaded = _proc_rss(pid)
-    cpu = _proc_cpu(pid) - cpu0
-    wcpu = sum(_proc_cpu(w) for w in workers) - wcpu0
-    ccpu = time.process_time() - ccpu0
     await asyncio.sleep(1.0)  # let in-flight strokes come back
+    load_after = os.getloadavg()[0]
     sim_cpu = _metric(port, "carom_simulation_cpu_seconds_total")
     sim_n = _metric(port, "carom_simulations_total")
     sim_wall = _metric(port, "carom_simulation_wall_seconds_total")
@@ -302,18 +399,21 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     lag_s = _metric(port, "carom_loop_lag_seconds")
     server_p50 = _histogram_pct(port, 0.5)
     server_p99 = _histogram_pct(port, 0.99)
-    for c in conns:
-        await c.ws.close()
     for t in tasks:
         t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    strokes_due = [c.pending for c in conns if c.pending is not None]
+    for t in strokes_due:
+        t.cancel()
+    await asyncio.gather(*tasks, *strokes_due, return_exceptions=True)
+    for c in conns:
+        await c.ws.close()
     return Result(
         rooms,
         seconds,
         stats,
-        cpu,
-        wcpu,
-        ccpu,
+        _CpuClock.between(t0, t2),
+        _CpuClock.between(t0, t1),
+        _CpuClock.between(t1, t2),
         rss_idle,
         rss_loaded,
         len(conns),
@@ -322,6 +422,8 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         sim_wall,
         store_s,
         lag_s,
+        load_before,
+        load_after,
         server_p50,
         server_p99,
     )
@@ -347,6 +449,58 @@ def _one(rooms: int, seconds: float) -> Result:
         return asyncio.run(_drive(server.port, server.proc.pid, rooms, seconds))
 
 
+def _ms(xs: list[float], q: float) -> str:
+    return f"{_pct(xs, q) * 1000:.1f}"
+
+
+def _cpu_line(name: str, c: Cpu) -> str:
+    return (
+        f"{name} server {c.share(c.server + c.workers):.0f}% of a core (event loop "
+        f"{c.share(c.server):.0f}%, physics {c.share(c.workers):.0f}%), clients "
+        f"{c.share(c.clients):.0f}%"
+    )
+
+
+def report(label: str, r: Result) -> list[str]:
+    """The lines for one run."""
+    st = r.stats
+    per_conn_rss = (r.rss_loaded - r.rss_idle) / max(1, r.connections)
+    burst, steady = r.window(False), r.window(True)
+    lags = list(st.lags.values())
+    return [
+        f"{label}: {r.rooms} rooms, {r.connections} connections, {r.seconds:.0f} s from a "
+        f"synchronized start (load average {r.load_before:.1f} -> {r.load_after:.1f}): "
+        f"{st.strokes / r.seconds:.1f} strokes/s",
+        f"  stroke -> stroke_played: all p50 {_ms(st.latencies, 0.5)} ms p99 "
+        f"{_ms(st.latencies, 0.99)} ms max {_ms(st.latencies, 1.0)} ms ({len(st.latencies)})",
+        f"    start burst (until the last room's break, {st.burst_end() - st.started:.0f} s): "
+        f"p50 {_ms(burst, 0.5)} ms p99 {_ms(burst, 0.99)} ms ({len(burst)} strokes)",
+        f"    steady state (sent after it): p50 {_ms(steady, 0.5)} ms p99 {_ms(steady, 0.99)} ms "
+        f"({len(steady)} strokes, {len(steady) / max(1e-9, r.cpu_steady.seconds):.1f}/s)",
+        f"  lag stroke -> lag_result: p50 {_ms(lags, 0.5)} ms p99 {_ms(lags, 0.99)} ms "
+        f"({len(lags)} lags in {len({k[0] for k in st.lags})} rooms)",
+        f"  server side (stroke received -> stroke_played queued): p50 <= "
+        f"{r.server_p50_s * 1000:.0f} ms, p99 <= {r.server_p99_s * 1000:.0f} ms "
+        "(histogram bucket bounds)",
+        "  CPU: "
+        + "; ".join(
+            (
+                _cpu_line("whole run", r.cpu),
+                _cpu_line("burst", r.cpu_burst),
+                _cpu_line("steady", r.cpu_steady),
+            )
+        ),
+        f"  physics {r.sim_cpu_s / max(1.0, r.sim_count) * 1000:.2f} ms CPU per simulation "
+        f"({r.sim_count:.0f}), {r.sim_wall_s / max(1.0, r.sim_count) * 1000:.1f} ms from "
+        "submit to result",
+        f"  server RSS {r.rss_idle / 2**20:.0f} MiB idle -> {r.rss_loaded / 2**20:.0f} MiB "
+        f"loaded ({per_conn_rss / 1024:.1f} KiB per connection); messages received "
+        f"{st.messages}; errors {len(st.errors)} {sorted(set(st.errors))}; seq gaps {st.gaps}",
+        f"  database writes {r.store_s / max(1, st.strokes) * 1000:.2f} ms of loop time per "
+        f"stroke; worst event-loop lag (last 10 s) {r.loop_lag_s * 1000:.0f} ms",
+    ]
+
+
 def run(rooms: int | tuple[int, ...] = ROOM_SIZES, seconds: float = SECONDS) -> list[str]:
     load_before = os.getloadavg()[0]
     light = _one(LIGHT_ROOMS, LIGHT_SECONDS)
@@ -358,39 +512,16 @@ def run(rooms: int | tuple[int, ...] = ROOM_SIZES, seconds: float = SECONDS) -> 
         "latencies measure the neighbours too)"
     ]
     for label, r in (("baseline", light), *(("load", full) for full in loads)):
-        st = r.stats
-        per_conn_rss = (r.rss_loaded - r.rss_idle) / max(1, r.connections)
-        lines.append(
-            f"{label}: {r.rooms} rooms, {r.connections} connections, {r.seconds:.0f} s: "
-            f"{st.strokes / r.seconds:.1f} strokes/s, latency p50 "
-            f"{_pct(st.latencies, 0.5) * 1000:.1f} ms p99 {_pct(st.latencies, 0.99) * 1000:.1f} ms"
-        )
-        lines.append(
-            f"  server side (stroke received -> stroke_played queued): p50 <= "
-            f"{r.server_p50_s * 1000:.0f} ms, p99 <= {r.server_p99_s * 1000:.0f} ms "
-            "(histogram bucket bounds)"
-        )
-        lines.append(
-            f"  server CPU {r.server_cpu_s / r.seconds * 100:.0f}% of a core "
-            f"({r.server_cpu_s / max(1, r.connections) / r.seconds * 1e6:.0f} µs/s per "
-            f"connection), physics worker {r.worker_cpu_s / r.seconds * 100:.0f}%, clients "
-            f"{r.client_cpu_s / r.seconds * 100:.0f}%; physics "
-            f"{r.sim_cpu_s / max(1.0, r.sim_count) * 1000:.2f} ms CPU per simulation, "
-            f"{r.sim_wall_s / max(1.0, r.sim_count) * 1000:.1f} ms from submit to result"
-        )
-        lines.append(
-            f"  server RSS {r.rss_idle / 2**20:.0f} MiB idle -> {r.rss_loaded / 2**20:.0f} MiB "
-            f"loaded ({per_conn_rss / 1024:.1f} KiB per connection); messages received "
-            f"{st.messages}; errors {len(st.errors)} {sorted(set(st.errors))}; seq gaps {st.gaps}"
-        )
-        lines.append(
-            f"  database writes {r.store_s / max(1, st.strokes) * 1000:.2f} ms of loop time per "
-            f"stroke; worst event-loop lag (last 10 s) {r.loop_lag_s * 1000:.0f} ms"
-        )
+        lines += report(label, r)
+    base = light.window(True) or light.stats.latencies
     for full in loads:
-        p50 = _pct(full.stats.latencies, 0.5) / _pct(light.stats.latencies, 0.5)
-        p99 = _pct(full.stats.latencies, 0.99) / _pct(light.stats.latencies, 0.99)
-        lines.append(f"{full.rooms} rooms / baseline: p50 {p50:.2f}x, p99 {p99:.2f}x")
+        steady = full.window(True)
+        lines.append(
+            f"{full.rooms} rooms / baseline (steady state): p50 "
+            f"{_pct(steady, 0.5) / _pct(base, 0.5):.2f}x, p99 "
+            f"{_pct(steady, 0.99) / _pct(base, 0.99):.2f}x; start burst p99 "
+            f"{_pct(full.window(False), 0.99) / _pct(base, 0.99):.2f}x"
+        )
     return lines
 
 

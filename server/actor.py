@@ -14,15 +14,15 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from server.record import RoomRecord
 from server.redact import redacted
 from server.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
 from server.simulation import PhysicsPool
-from server.store import RoomRecord
 from server.store_api import GameStore
 from shared import rules
 from shared.protocol import ErrorCode, encode, error
@@ -119,7 +119,7 @@ class RoomActor:
         self.inbox.put_nowait(item)
 
     def record(self) -> RoomRecord:
-        return room_record(self.room)
+        return self.room.to_record()
 
     async def _run(self) -> None:
         while True:
@@ -201,17 +201,21 @@ class RoomActor:
             # Durable before anyone hears of it. Store.run runs inline on the event loop (~0.6 ms
             # a stroke, see Store's docstring), so every room waits that long too, by design.
             t0 = time.perf_counter()
-            players = [
-                {"player_id": s.player_id, "name": s.name} for s in room.seats if s is not None
-            ]
+            if fx.strokes and room.match_id is None:
+                room.begin_match(fx)  # a row from before match ids were drawn by the room
             blobs = [
                 (e.kind, e.seat, e.played_ms, msgpack.packb(e.record, use_bin_type=True))
                 for e in fx.strokes
             ]
-            new_match = fx.new_match or (bool(fx.strokes) and room.match_id is None)
             try:
-                room.match_id = await self.store.run(
-                    self._persist, self.record(), new_match, players, blobs, fx.finished, now
+                await self.store.run(
+                    self._persist,
+                    room.to_record(),
+                    fx.new_match,
+                    room.match_players(),
+                    blobs,
+                    fx.finished,
+                    now,
                 )
             except (sqlite3.Error, OSError) as exc:
                 self.metrics.store_s += time.perf_counter() - t0
@@ -302,10 +306,10 @@ class RoomActor:
         blobs: list[tuple[str, int | None, int, bytes]],
         finished: tuple[int | None, str, dict[str, Any]] | None,
         now: int,
-    ) -> int | None:
-        """Everything one input changed, in one transaction. Returns the match id."""
+    ) -> None:
+        """Everything one input changed, in one transaction."""
         with self.store.transaction():
-            return self._persist_all(record, new_match, players, blobs, finished, now)
+            self._persist_all(record, new_match, players, blobs, finished, now)
 
     def _persist_all(
         self,
@@ -315,16 +319,17 @@ class RoomActor:
         blobs: list[tuple[str, int | None, int, bytes]],
         finished: tuple[int | None, str, dict[str, Any]] | None,
         now: int,
-    ) -> int | None:
+    ) -> None:
         store = self.store
         if new_match:
-            record.match_id = store.start_match(
+            store.start_match(
                 record.room_id,
                 self.room.options.discipline.value,
                 record.options,
                 players,
                 now,
                 private=record.private,
+                match_id=record.match_id,
             )
         for kind, seat, played_ms, data in blobs:
             store.commit_stroke(record, kind, seat, played_ms, data, now)
@@ -333,7 +338,6 @@ class RoomActor:
         if finished is not None and record.match_id is not None:
             winner, reason, sheet = finished
             store.finish_match(record.match_id, winner, reason, sheet, now)
-        return record.match_id
 
     def _submit(self, job: SimJob) -> None:
         started = time.perf_counter()
@@ -378,85 +382,14 @@ class RoomActor:
 
 
 def room_record(r: Room) -> RoomRecord:
-    """The room as its database row."""
-    opts = r.create.to_wire()
-    for k in ("t", "id", "password"):
-        opts.pop(k, None)
-    return RoomRecord(
-        room_id=r.room_id,
-        options=opts,
-        private=r.private,
-        password_hash=r.password_hash,
-        created_ms=r.created_ms,
-        seq=r.seq,
-        seats=[
-            None
-            if s is None
-            else {
-                "player_id": s.player_id,
-                "name": s.name,
-                "token_hash": s.token_hash,
-                "left": s.left,
-            }
-            for s in r.seats
-        ],
-        state=rules.state_to_dict(r.state),
-        match_id=r.match_id,
-        creator=r.creator,
-    )
-
-
-def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
-    """Every running deadline of ``state`` ``delta_ms`` later: the shot, lag and break clocks,
-    a time-out's end, the balls' rest (R-CLOCK-1 counts from it) and the reconnection graces
-    (R-END-5). A paused clock (``paused_ms``) is a duration and stays as it is."""
-    if delta_ms <= 0:
-        return state
-    return replace(
-        state,
-        deadline_ms=None if state.deadline_ms is None else state.deadline_ms + delta_ms,
-        resting_at_ms=state.resting_at_ms + delta_ms if state.resting_at_ms else 0,
-        grace_deadline=(
-            None if state.grace_deadline[0] is None else state.grace_deadline[0] + delta_ms,
-            None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
-        ),
-    )
+    """The room as its database row (:meth:`Room.to_record`)."""
+    return r.to_record()
 
 
 def restore_room(record: RoomRecord, now: int) -> Room:
-    """Bring a room back from its row after a restart.
-
-    The server was away from the row's last write (``updated_ms``: a drain writes every room on
-    the way down; after a kill -9 it is the last turn, stroke or seat change) until ``now``, so
-    every clock moves on by that much first: nobody is charged for the downtime, neither on the
-    shot clock nor on a reconnection grace. Then every seat is disconnected: the referee pauses
-    the clock with the time that was left and starts each grace time (R-END-5) from ``now``;
-    the clock runs again, with a ``turn`` carrying the new deadline, when the shooter rejoins.
-    """
-    from server.room import SeatHolder
-
-    create = ts.CreateRoom(**{k: v for k, v in record.options.items() if k != "t"})
-    room = Room(record.room_id, create, record.created_ms, password_hash=record.password_hash)
-    room.seq = record.seq + 1000  # broadcasts after the last save may be lost: leave a gap
-    room.match_id = record.match_id
-    room.creator = record.creator
-    if record.state is not None:
-        room.state = rules.state_from_dict(record.state)
-        if record.updated_ms is not None:
-            room.state = shift_clocks(room.state, now - record.updated_ms)
-    for i, row in enumerate(record.seats):
-        if row is not None:
-            room.seats[i] = SeatHolder(
-                row["player_id"], row["name"], row["token_hash"], None, bool(row.get("left"))
-            )
-    for i, holder in enumerate(room.seats):
-        if (
-            holder is not None
-            and room.state.connected[i]
-            and room.state.phase is not rules.Phase.OVER
-        ):
-            room.state, _ = rules.apply(room.state, rules.Disconnected(i), now)
-    return room
+    """A room back from its row after a restart (:meth:`Room.from_record`: clocks moved on by
+    the downtime, seats disconnected)."""
+    return Room.from_record(record, now)
 
 
 def idle_expired(

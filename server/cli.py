@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     import signal
     import sys
 
+    from server import gcpolicy
     from server.config import ServerConfig
     from server.lobby import GameServer
     from server.store import StoreError
@@ -127,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
     async def main() -> None:
         server = GameServer(config)
         await server.start()
+        gcpolicy.settle()  # the start-up heap out of the collector's way (server/gcpolicy.py)
         # One machine-readable line, flushed, so scripts and tests can find a port-0 server.
         print(f"carom server listening on ws://{config.host}:{server.port}/", flush=True)
         stop = asyncio.Event()

@@ -1,9 +1,11 @@
-"""The game server: websocket connections, the lobby, the rooms' actors, HTTP health/metrics.
+"""The game server's gateway: websocket connections, their queues, the database and hashing
+calls, the rooms' actors, HTTP health/metrics.
 
-Each connection has a reader (this module's ``_serve``) and a writer task draining its own
-bounded queue, so one slow client can never stall a room (websockets' broadcast guide). The
-reader decodes and polices frames (size, rate, validity) and answers lobby requests itself;
-room messages go to the room actor's inbox untouched.
+Every policy decision (message budgets, hello first, room caps, password backoff, replay pacing)
+is the pure lobby core's (``server/lobby_core.py``); this module does the I/O around it. Each
+connection has a reader (``_serve``) and a writer task draining its own bounded queue, so one slow
+client can never stall a room (websockets' broadcast guide). The reader decodes frames, asks the
+core, and answers lobby requests; room messages go to the room actor's inbox untouched.
 """
 
 from __future__ import annotations
@@ -12,12 +14,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import math
 import secrets
 import sqlite3
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 
@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Origin
 
-from server import guard, replays
+from server import replays
 from server.actor import (
     Close,
     Enter,
@@ -44,21 +44,26 @@ from server.actor import (
 from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.hashing import Busy, HashPool
+from server.limits import Attempts
+from server.lobby_core import (
+    CLOSE_GOING_AWAY,
+    CLOSE_POLICY,
+    CLOSE_TRY_LATER,
+    Caller,
+    Lobby,
+    Out,
+    Refused,
+    Route,
+)
 from server.metrics import Metrics
 from server.redact import redacted
 from server.room import ConnId, Member, Room
 from server.rows import match_rows
+from server.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
 from server.store_api import GameStore, open_store
-from shared.protocol import (
-    PROTOCOL_VERSION,
-    ErrorCode,
-    ProtocolError,
-    decode,
-    encode,
-    error,
-)
+from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
@@ -70,41 +75,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("carom.server")
 
-# Close codes (RFC 6455 §7.4.1); docs/protocol.md lists when each is used.
-CLOSE_GOING_AWAY = 1001  # server shutting down
-CLOSE_POLICY = 1008  # repeated bad frames, rate abuse, or too slow to read
-CLOSE_TOO_BIG = 1009  # frame above the hard limit (sent by websockets itself)
-CLOSE_TRY_LATER = 1013  # server full
-
-LOBBY = (
-    ts.Hello,
-    ts.ListRooms,
-    ts.CreateRoom,
-    ts.Join,
-    ts.Spectate,
-    ts.Rejoin,
-    ts.Ping,
-    ts.ListMatches,
-    ts.GetReplay,
-)
-
 
 @dataclass(eq=False, slots=True)
 class Client:
-    conn: ConnId
+    """One connection's I/O side; ``caller`` is the lobby core's record of it."""
+
     ws: ServerConnection
     queue: asyncio.Queue[bytes | None]
-    addr: str = "?"
-    player_id: str | None = None
-    name: str = ""
+    caller: Caller
     room: RoomActor | None = None
-    tokens: float = 0.0
-    refill_at: float = field(default_factory=time.monotonic)
-    strikes: int = 0
-    created: set[str] = field(default_factory=set)
     closing: bool = False
-    wrong_passwords: int = 0
-    replay_busy: bool = False
     queued: int = 0  # bytes waiting in ``queue``
     # Cluster: the identity token and hello name (memory only) a relay greets another node
     # with, and the relay while in a room another node runs (server/cluster/relay.py).
@@ -112,6 +92,34 @@ class Client:
     hello_name: str = ""
     relay: Relay | None = None
     hub: Hub | None = None  # a spectator of a room another node runs, served by a hub
+
+    @property
+    def conn(self) -> ConnId:
+        return self.caller.conn
+
+    @property
+    def player_id(self) -> str | None:
+        return self.caller.player_id
+
+    @player_id.setter
+    def player_id(self, value: str | None) -> None:
+        self.caller.player_id = value
+
+    @property
+    def name(self) -> str:
+        return self.caller.name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        self.caller.name = value
+
+    @property
+    def addr(self) -> str:
+        return self.caller.addr
+
+    @addr.setter
+    def addr(self, value: str) -> None:  # a relayed client's own address (cluster/node.py)
+        self.caller.addr = value
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -128,28 +136,28 @@ class GameServer:
         self.cluster: ClusterNode | None = None  # a node of a cluster (docs/cluster.md)
         self.physics: PhysicsPool | None = None
         self.server: Server | None = None
-        self.draining = False
-        self._next_conn = 0
+        self.lobby = Lobby(config)  # every policy decision (server/lobby_core.py)
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_probe: asyncio.Task[None] | None = None
         self._db_check: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
-        # Open TCP connections per peer address, handshakes in progress included.
-        self.per_address: Counter[str] = Counter()
-        self.room_address: dict[str, str] = {}  # room_id -> address it was created from
-        # Open rooms per creator and per creating address (kept as counts: O(1) per create).
-        self.rooms_by_creator: Counter[str] = Counter()
-        self.rooms_by_address: Counter[str] = Counter()
-        self.guard = guard.PasswordGuard()
-        # Cluster nodes seen relaying clients (their relays carry each client's own address):
-        # not held to the per-address connection cap (server/cluster/relay.py).
-        self.trusted_peers: set[str] = set()
         self.replays = replays.ReplayCache(config.replay_cache_bytes)
         self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
+        # Wrong room passwords counted over every node of a cluster, by identity and address
+        # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
+        self.password_failures: dict[str, Attempts] = {}
 
     # Life cycle -----------------------------------------------------------------------------
+    @property
+    def draining(self) -> bool:
+        return self.lobby.draining
+
+    @property
+    def trusted_peers(self) -> set[str]:
+        return self.lobby.trusted_peers
+
     @property
     def port(self) -> int:
         assert self.server is not None
@@ -207,7 +215,7 @@ class GameServer:
         """Drain: /health says 503 and new connections are refused (for ``drain_s`` first, so
         a load balancer notices), persist every room, tell clients, close with 1001. The
         listener stays open until the end, so /health answers throughout."""
-        self.draining = True
+        self.lobby.draining = True
         log.info("draining: /health answers 503 from now on")
         if self.config.drain_s > 0:
             await asyncio.sleep(self.config.drain_s)
@@ -257,10 +265,7 @@ class GameServer:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 addr = str(peer[0]) if peer else "?"
-                if (
-                    game.per_address[addr] >= game.config.max_connections_per_address
-                    and addr not in game.trusted_peers
-                ):
+                if not game.lobby.tcp_opened(addr):
                     game.metrics.refused_per_address += 1
                     if isinstance(transport, asyncio.Transport):
                         transport.abort()  # no handshake, no close frame: just gone
@@ -268,13 +273,10 @@ class GameServer:
                         transport.close()
                     return
                 self.carom_addr = addr
-                game.per_address[addr] += 1
 
             def connection_lost(self, exc: Exception | None) -> None:
                 if self.carom_addr is not None:
-                    game.per_address[self.carom_addr] -= 1
-                    if game.per_address[self.carom_addr] <= 0:
-                        del game.per_address[self.carom_addr]
+                    game.lobby.tcp_closed(self.carom_addr)
                     self.carom_addr = None
                 super().connection_lost(exc)
 
@@ -328,7 +330,8 @@ class GameServer:
                     actor.post(Close())
 
     # Rooms -----------------------------------------------------------------------------------
-    def _add_actor(self, room: Room) -> RoomActor:
+    def _add_actor(self, room: Room, conn: ConnId | None = None) -> RoomActor:
+        """Run ``room`` here: created now by ``conn``, or restored / taken over (None)."""
         assert self.store is not None and self.physics is not None
         actor = RoomActor(
             room,
@@ -340,8 +343,7 @@ class GameServer:
             self._room_closed,
         )
         self.rooms[room.room_id] = actor
-        if room.creator is not None:
-            self.rooms_by_creator[room.creator] += 1
+        self.lobby.room_opened(room.room_id, room.creator, conn)
         actor.start()
         return actor
 
@@ -349,18 +351,8 @@ class GameServer:
         self.rooms.pop(actor.room.room_id, None)
         if self.cluster is not None:
             self.cluster.closed(actor.room.room_id)
-        addr = self.room_address.pop(actor.room.room_id, None)
-        if addr is not None:
-            self.rooms_by_address[addr] -= 1
-            if self.rooms_by_address[addr] <= 0:
-                del self.rooms_by_address[addr]
-        creator = actor.room.creator
-        if creator is not None:
-            self.rooms_by_creator[creator] -= 1
-            if self.rooms_by_creator[creator] <= 0:
-                del self.rooms_by_creator[creator]
+        self.lobby.room_closed(actor.room.room_id)
         for client in self.clients.values():
-            client.created.discard(actor.room.room_id)
             if client.room is actor:
                 client.room = None
 
@@ -371,6 +363,8 @@ class GameServer:
 
     # Output ----------------------------------------------------------------------------------
     def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
+        if self.cluster is not None and self.cluster.publisher.hub_conns:
+            conns = self.cluster.fan_out(conns, data)  # other nodes' hubs: one Redis publish
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
@@ -406,7 +400,19 @@ class GameServer:
             self.metrics.errors[msg.code] += 1
         self._send(client, encode(msg))
 
+    def _apply(self, out: Out) -> None:
+        """Carry out the lobby core's decision: its replies, then its closes."""
+        for conn, msg in out.replies:
+            client = self.clients.get(conn)
+            if client is not None:
+                self._reply(client, msg)
+        for conn, code, reason in out.closes:
+            client = self.clients.get(conn)
+            if client is not None:
+                self._close(client, code, reason)
+
     def _close(self, client: Client, code: int, reason: str) -> None:
+        client.caller.closed = True
         if client.closing:
             return
         client.closing = True
@@ -418,43 +424,53 @@ class GameServer:
         task.add_done_callback(self._background.discard)
 
     async def _writer(self, client: Client) -> None:
+        queue = client.queue
         while True:
-            data = await client.queue.get()
+            data = await queue.get()
             if data is None:
                 return
-            client.queued -= len(data)
+            # Everything else already queued goes out with it, in one write (server/sending.py;
+            # a stroke queues two to four messages per connection at once). A batch is bounded,
+            # so a slow client's backlog still shows in its queue.
+            batch, size, end = [data], len(data), False
+            while not queue.empty() and len(batch) < WRITE_BATCH and size < WRITE_BATCH_BYTES:
+                more = queue.get_nowait()
+                if more is None:
+                    end = True
+                    break
+                batch.append(more)
+                size += len(more)
+            client.queued -= size
             try:
-                await client.ws.send(data)
+                await send_all(client.ws, batch)
             except ConnectionClosed:
+                return
+            if end:
                 return
 
     # Connections -------------------------------------------------------------------------------
     async def _serve(self, ws: ServerConnection) -> None:
         cfg = self.config
-        if self.draining:
-            await ws.close(CLOSE_GOING_AWAY, "server shutting down")
-            return
-        if len(self.clients) >= cfg.max_connections:
-            self.metrics.closes[CLOSE_TRY_LATER] += 1
-            await ws.close(CLOSE_TRY_LATER, "server full")
-            return
-        self._next_conn += 1
         peer = ws.remote_address
-        client = Client(
-            self._next_conn,
-            ws,
-            asyncio.Queue(cfg.outbound_queue),
-            addr=str(peer[0]) if peer else "?",
-            tokens=cfg.burst,
-        )
+        caller = self.lobby.open(str(peer[0]) if peer else "?", time.monotonic())
+        if isinstance(caller, Refused):
+            self.metrics.closes[caller.code] += 1
+            await ws.close(caller.code, caller.reason)
+            return
+        client = Client(ws, asyncio.Queue(cfg.outbound_queue), caller)
         if self.cluster is not None:
             self.cluster.relayed(ws, client)  # a relay from another node: the client's address
+            if not await self.cluster.connection_opened(client):  # the cap over every node
+                self.lobby.closed(client.conn)
+                self.metrics.refused_per_address += 1
+                await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+                return
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
         # No hello in time: an idle connection must not hold a slot for ever.
         deadline = asyncio.get_running_loop().call_later(
-            cfg.hello_timeout_s, self._hello_late, client
+            cfg.hello_timeout_s, lambda: self._apply(self.lobby.hello_late(client.conn))
         )
         try:
             async for data in ws:
@@ -466,6 +482,9 @@ class GameServer:
         finally:
             deadline.cancel()
             self.clients.pop(client.conn, None)
+            self.lobby.closed(client.conn)
+            if self.cluster is not None:
+                self.cluster.connection_closed(client)
             self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
@@ -481,40 +500,17 @@ class GameServer:
                 with contextlib.suppress(asyncio.CancelledError):
                     await writer
 
-    def _hello_late(self, client: Client) -> None:
-        if client.player_id is None and not client.closing:
-            self._close(client, CLOSE_POLICY, "no hello in time")
-
-    def _strike(self, client: Client) -> None:
-        client.strikes += 1
-        if client.strikes >= self.config.max_strikes:
-            self._close(client, CLOSE_POLICY, "too many bad messages")
-
     async def _frame(self, client: Client, data: str | bytes) -> None:
-        cfg = self.config
         self.metrics.messages_in += 1
-        # Token bucket: ``rate`` messages per second, bursts up to ``burst``.
-        t = time.monotonic()
-        client.tokens = min(cfg.burst, client.tokens + (t - client.refill_at) * cfg.rate)
-        client.refill_at = t
-        if client.tokens < 1.0:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.RATE_LIMITED, f"Slow down: at most {cfg.rate:g} messages per second."
-                ),
-            )
-            self._strike(client)
+        refused = self.lobby.frame(client.conn, time.monotonic())
+        if refused is not None:
+            self._apply(refused)
             return
-        client.tokens -= 1.0
         try:
-            msg = decode(data, max_size=cfg.max_frame)
+            msg = decode(data, max_size=self.config.max_frame)
         except ProtocolError as exc:
-            self._reply(
-                client,
-                tc.Error(code=exc.code.value, message=exc.message[:900], re=_request_id(data)),
-            )
-            self._strike(client)
+            bad = tc.Error(code=exc.code.value, message=exc.message[:900], re=_request_id(data))
+            self._apply(self.lobby.bad_frame(client.conn, bad))
             return
         try:
             await self._message(client, msg)
@@ -541,19 +537,18 @@ class GameServer:
 
     async def _message(self, client: Client, msg: ClientMessage) -> None:
         re = msg.id
-        if isinstance(msg, ts.Ping):
+        route = self.lobby.route(client.conn, msg)
+        if isinstance(route, Out):
+            self._apply(route)
+        elif route is Route.PING:
             self._reply(client, tc.Pong(server_time_ms=now_ms(), re=re))
-            return
-        if isinstance(msg, ts.Hello):
+        elif route is Route.HELLO:
+            assert isinstance(msg, ts.Hello)
             await self._hello(client, msg)
-            return
-        if client.player_id is None:
-            self._reply(client, error(ErrorCode.HELLO_FIRST, "Say hello first.", re))
-            return
-        if isinstance(msg, DESK):
+        elif route is Route.DESK:
+            assert isinstance(msg, DESK)
             await self.desk.handle(client, msg)
-            return
-        if not isinstance(msg, LOBBY):
+        elif route is Route.ROOM:
             if client.room is None and client.hub is not None:
                 await client.hub.handle(client, msg)  # spectating a room of another node
             elif client.room is None and client.relay is not None:
@@ -564,19 +559,20 @@ class GameServer:
                 )
             else:
                 client.room.post(Inbound(client.member(), msg))
-            return
-        if isinstance(msg, ts.ListRooms):
+        elif route is Route.LIST_ROOMS:
             if self.cluster is not None:
                 rooms = await self.cluster.rooms(500)  # every node's (from Redis)
             else:
                 rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
             self._reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
-        elif isinstance(msg, ts.CreateRoom):
+        elif route is Route.CREATE:
+            assert isinstance(msg, ts.CreateRoom)
             await self._create(client, msg)
-        elif isinstance(msg, ts.Join | ts.Spectate | ts.Rejoin):
+        elif route is Route.ENTER:
+            assert isinstance(msg, ts.Join | ts.Spectate | ts.Rejoin)
             await self._enter(client, msg)
-        elif isinstance(msg, ts.ListMatches):
-            assert self.store is not None
+        elif route is Route.LIST_MATCHES:
+            assert isinstance(msg, ts.ListMatches) and self.store is not None
             found = await self.store.run(
                 self.store.list_matches,
                 msg.limit or 20,
@@ -585,23 +581,15 @@ class GameServer:
                 client.player_id,
             )
             self._reply(client, tc.Matches(matches=match_rows(found), re=re))
-        elif isinstance(msg, ts.GetReplay):
+        elif route is Route.REPLAY:
+            assert isinstance(msg, ts.GetReplay)
             await self._replay(client, msg)
 
     async def _hello(self, client: Client, msg: ts.Hello) -> None:
         assert self.store is not None
-        if client.player_id is not None:
-            self._reply(client, error(ErrorCode.ALREADY_GREETED, "You already said hello.", msg.id))
-            return
-        if msg.v != PROTOCOL_VERSION:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.UNSUPPORTED_VERSION,
-                    f"This server speaks protocol version {PROTOCOL_VERSION}.",
-                    msg.id,
-                ),
-            )
+        refusal = self.lobby.hello_refusal(client.conn, msg)
+        if refusal is not None:
+            self._reply(client, refusal)
             return
         now = now_ms()
         if msg.token is not None:
@@ -621,7 +609,7 @@ class GameServer:
         else:
             player_id, token = "p" + secrets.token_hex(8), new_token()
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
-        client.player_id, client.name = player_id, await self.desk.shown_name(player_id, msg.name)
+        self.lobby.greeted(client.conn, player_id, await self.desk.shown_name(player_id, msg.name))
         client.token, client.hello_name = token, msg.name
         self._reply(
             client,
@@ -634,31 +622,13 @@ class GameServer:
             ),
         )
 
-    def _room_refusal(self, client: Client) -> str | None:
-        """Why ``client`` may not create a room now (the room caps), or None."""
-        cfg = self.config
-        if len(self.rooms) >= cfg.max_rooms:
-            return "The server is full."
-        assert client.player_id is not None
-        mine = self.rooms_by_creator[client.player_id]
-        if mine >= cfg.max_rooms_per_identity:
-            return (
-                f"You already have {mine} open rooms; at most "
-                f"{cfg.max_rooms_per_identity} per player."
-            )
-        if self.rooms_by_address[client.addr] >= cfg.max_rooms_per_address:
-            return f"At most {cfg.max_rooms_per_address} open rooms from one address."
-        if len(client.created) >= cfg.max_rooms_per_connection:
-            return f"At most {cfg.max_rooms_per_connection} open rooms per connection."
-        return None
-
     async def _create(self, client: Client, msg: ts.CreateRoom) -> None:
         if self.draining:
             self._reply(
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
             )
             return
-        refusal = self._room_refusal(client)
+        refusal = self.lobby.room_refusal(client.conn)
         if refusal is not None:
             self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
@@ -675,18 +645,11 @@ class GameServer:
         try:
             hashed = await self.hashing.run(hash_password, msg.password) if msg.password else None
         except Busy:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.RATE_LIMITED,
-                    "The server is busy checking passwords; try again in a moment.",
-                    msg.id,
-                ),
-            )
+            self._reply(client, _hashing_busy(msg.id))
             return
         # Another connection of the same identity or address may have created rooms while the
         # password was being hashed: the caps again.
-        refusal = self._room_refusal(client)
+        refusal = self.lobby.room_refusal(client.conn)
         if refusal is not None:
             self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
@@ -699,13 +662,13 @@ class GameServer:
         room.creator = client.player_id
         assert self.store is not None
         # Saved before it exists for anyone: a room that cannot be written is refused.
-        if self.cluster is not None and not await self.cluster.claim(room_id):
-            raise RuntimeError(f"room id {room_id} is already held")  # 2^40 ids: never seen
+        if self.cluster is not None:  # the room caps over every node, then the lease
+            refusal = await self.cluster.claim(room_id, client)
+            if refusal is not None:
+                self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+                return
         await self.store.run(self.store.save_room, room_record(room), now_ms())
-        self._add_actor(room)
-        self.room_address[room_id] = client.addr
-        self.rooms_by_address[client.addr] += 1
-        client.created.add(room_id)
+        self._add_actor(room, client.conn)
         self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
@@ -747,91 +710,66 @@ class GameServer:
     async def _password_ok(
         self, client: Client, room_id: str, stored: str, msg: ts.Join | ts.Spectate
     ) -> bool:
-        """Check a private room's password with backoff against guessing (server/guard.py)
-        and the hashing in its bounded pool; answers the refusal itself."""
-        assert client.player_id is not None
-        tallies = guard.keys(room_id, client.player_id, client.addr)
-        wait = self.guard.wait(tallies, time.monotonic())
-        if wait > 0:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.RATE_LIMITED,
-                    f"Too many wrong passwords; try again in {math.ceil(wait)} s.",
-                    msg.id,
-                ),
-            )
-            self._wrong_password(client)
+        """Check a private room's password: the core's backoff against guessing
+        (server/guard.py), the hashing in its bounded pool. Answers a refusal itself."""
+        wait = self.lobby.password_wait(client.conn, room_id, msg.id, time.monotonic())
+        if wait is not None:
+            self._apply(wait)
             return False
+        # On a cluster, wrong passwords also count over every node (server/cluster/limits.py):
+        # guesses spread over rooms on many nodes meet one count.
+        tallies = {"identity": client.player_id or "", "address": client.addr}
+        for kind, attempts in self.password_failures.items():
+            wait_ms = await attempts.wait_ms(tallies[kind], now_ms())
+            if wait_ms > 0:
+                self._apply(self.lobby.password_held(client.conn, wait_ms / 1000, msg.id))
+                return False
         try:
             ok = msg.password is not None and await self.hashing.run(
                 check_password, msg.password, stored
             )
         except Busy:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.RATE_LIMITED,
-                    "The server is busy checking passwords; try again in a moment.",
-                    msg.id,
-                ),
-            )
+            self._reply(client, _hashing_busy(msg.id))
             return False
-        if ok:
-            self.guard.succeeded(tallies)
-            return True
-        if msg.password is not None:  # no password at all is a question, not a guess
-            self.guard.failed(tallies, time.monotonic())
-        self._reply(
-            client, error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id)
-        )
-        if msg.password is not None:
-            self._wrong_password(client)
-        return False
-
-    def _wrong_password(self, client: Client) -> None:
-        client.wrong_passwords += 1
-        if client.wrong_passwords >= self.config.max_wrong_passwords:
-            self._close(client, CLOSE_POLICY, "too many wrong passwords")
+        if client.conn not in self.lobby.callers:  # gone while the password was checked
+            return False
+        self._apply(self.lobby.password_checked(client.conn, room_id, ok, msg, time.monotonic()))
+        if not ok and msg.password is not None:
+            for kind, attempts in self.password_failures.items():
+                await attempts.count(tallies[kind], now_ms())
+        return ok
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
-        if client.replay_busy:
-            self._reply(
-                client,
-                error(
-                    ErrorCode.RATE_LIMITED,
-                    "One replay at a time: wait for the one you asked for.",
-                    msg.id,
-                ),
-            )
+        busy = self.lobby.replay_start(client.conn, msg.id)
+        if busy is not None:
+            self._apply(busy)
             return
-        # A private room's match is unknown to anyone but its players and guests (the same
-        # answer as for an id that does not exist, so ids cannot be probed either).
-        match = await self.store.run(self.store.match, msg.match_id, client.player_id)
-        if match is None:
-            self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
-            return
-        key = (msg.match_id, msg.after or 0, msg.limit)
-        finished = match["finished_ms"] is not None
-        cached = self.replays.get(key) if finished else None
-        if cached is not None:
-            data = cached
-        else:
-            client.replay_busy = True
-            try:
+        sent = 0
+        try:
+            # A private room's match is unknown to anyone but its players and guests (the same
+            # answer as for an id that does not exist, so ids cannot be probed either).
+            match = await self.store.run(self.store.match, msg.match_id, client.player_id)
+            if match is None:
+                self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
+                return
+            key = (msg.match_id, msg.after or 0, msg.limit)
+            finished = match["finished_ms"] is not None
+            cached = self.replays.get(key) if finished else None
+            if cached is not None:
+                data = cached
+            else:
                 async with self._replay_builders:
                     data, _ = await asyncio.to_thread(
                         replays.build, self.store, match, msg.after or 0, msg.limit
                     )
-            finally:
-                client.replay_busy = False
-            self.metrics.replay_builds += 1
-            if finished:  # a live match's replay grows: built each time
-                self.replays.put(key, data)
-        # Bytes cost rate: a replay takes one message of the budget per 64 KiB it sends.
-        client.tokens -= len(data) // 65536
-        self._send(client, replays.with_re(data, msg.id))
+                self.metrics.replay_builds += 1
+                if finished:  # a live match's replay grows: built each time
+                    self.replays.put(key, data)
+            sent = len(data)
+            self._send(client, replays.with_re(data, msg.id))
+        finally:
+            self.lobby.replay_sent(client.conn, sent)
 
     # HTTP ------------------------------------------------------------------------------------
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -863,6 +801,12 @@ class GameServer:
         if self.draining:
             return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         return None
+
+
+def _hashing_busy(re: int | None) -> tc.Error:
+    return error(
+        ErrorCode.RATE_LIMITED, "The server is busy checking passwords; try again in a moment.", re
+    )
 
 
 def _origins(allowed: tuple[str, ...]) -> list[Origin | None] | None:

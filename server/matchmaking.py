@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Protocol
 
 from server.accounts import AccountsConfig
 
@@ -46,6 +47,22 @@ class Pairing:
     @property
     def with_bot(self) -> bool:
         return self.a.bot or self.b.bot
+
+
+class TicketQueue(Protocol):
+    """What the desk needs of a queue: ``Matchmaker`` on one server, the cluster's queue in
+    Redis on a cluster node (server/cluster/queue.py; its ``pair`` pairs nobody: one matcher
+    pairs the whole cluster)."""
+
+    def __len__(self) -> int: ...
+
+    def __contains__(self, key: Hashable) -> bool: ...
+
+    def add(self, ticket: Ticket) -> bool: ...
+
+    def remove(self, key: Hashable) -> Ticket | None: ...
+
+    def pair(self, now_ms: int) -> list[Pairing]: ...
 
 
 class Matchmaker:

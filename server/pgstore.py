@@ -16,6 +16,7 @@ cluster-wide advisory lock.
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -25,9 +26,10 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg.pq import TransactionStatus
 
+from server.record import RoomRecord
 from server.sql import Cursor, DatabaseUnavailable, Db
 from server.standings import Standings
-from server.store import RoomRecord, Store, StoreError
+from server.store import Store, StoreError
 
 # Each migration runs once, in order, in its own transaction; the number reached is stored.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -291,6 +293,9 @@ class PostgresStore(Store):
         exists = self.db.execute("SELECT 1 FROM rooms WHERE room_id = ?", (room_id,)).fetchone()
         if exists is not None or must_exist:
             raise Fenced(f"room {room_id} is run by another node now; this write is refused")
+
+    def _state_column(self, state: dict[str, Any]) -> bytes | str:
+        return json.dumps(state)  # the column is text here
 
     def _save_room(self, r: RoomRecord, now_ms: int) -> None:
         super()._save_room(r, now_ms)

@@ -19,10 +19,13 @@ see in ``start_ms``/``rest_ms``.
 from __future__ import annotations
 
 import math
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, cast
+from typing import Any, Literal, TypeVar, cast
 
 from server.names import looks_alike
+from server.record import RoomRecord
 from shared import rules
 from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue
@@ -58,6 +61,19 @@ OPTION_FIELDS = (
 CHAT_RATE = 5.0  # lines per second
 CHAT_BURST = 10.0
 MAX_LAG_RETRIES = 3
+MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
+# Broadcasts after a room's last save may have reached clients before a crash: a restored room
+# continues this far above the saved seq, so no client mistakes a new message for one it has.
+SEQ_GAP_ON_RESTORE = 1000
+M = TypeVar("M", bound=ServerMessage)
+
+
+def random_match_id() -> int:
+    """Match ids are random, 1 … 2^53−1: sequential ones were trivially guessed (a private
+    room's replays)."""
+    return secrets.randbelow(MAX_MATCH_ID) + 1
+
+
 # Disciplines without zones: their strokes are judged on events and final positions alone.
 NO_ZONES = frozenset(
     {rules.Discipline.THREE_CUSHION, rules.Discipline.ONE_CUSHION}
@@ -124,7 +140,7 @@ class StrokeLog:
 class Effects:
     sends: list[tuple[tuple[ConnId, ...], ServerMessage]] = field(default_factory=list)
     jobs: list[SimJob] = field(default_factory=list)
-    new_match: bool = False  # the actor must open a match row before saving strokes
+    new_match: bool = False  # a match began (its id is the room's match_id): write its row
     snapshot_all: bool = False  # after the sends, a snapshot to everyone (match_id known then)
     strokes: list[StrokeLog] = field(default_factory=list)
     finished: tuple[int | None, str, dict[str, Any]] | None = None
@@ -178,8 +194,10 @@ class Room:
         now_ms: int,
         *,
         password_hash: str | None = None,
+        match_ids: Callable[[], int] = random_match_id,
     ) -> None:
         self.room_id = room_id
+        self._match_ids = match_ids
         self.creator: str | None = None  # player_id of who created it (room caps per identity)
         self.create = create  # the options as the creator sent them
         self.options = options_from_wire(create)
@@ -236,6 +254,83 @@ class Room:
         ) = point
         self.seats = [None if s is None else replace(s) for s in seats]
         self.spectators = dict(spectators)
+
+    # Persistence form --------------------------------------------------------------------
+    def to_record(self) -> RoomRecord:
+        """The room as its database row: options as created (no password), seats with their
+        token hashes, the referee state (``shared.rules.state_to_dict``), seq and match id.
+        Spectators, connections and a stroke in flight are not kept (see :meth:`from_record`)."""
+        opts = self.create.to_wire()
+        for k in ("t", "id", "password"):
+            opts.pop(k, None)
+        return RoomRecord(
+            room_id=self.room_id,
+            options=opts,
+            private=self.private,
+            password_hash=self.password_hash,
+            created_ms=self.created_ms,
+            seq=self.seq,
+            seats=[
+                None
+                if s is None
+                else {
+                    "player_id": s.player_id,
+                    "name": s.name,
+                    "token_hash": s.token_hash,
+                    "left": s.left,
+                }
+                for s in self.seats
+            ],
+            state=rules.state_to_dict(self.state),
+            match_id=self.match_id,
+            creator=self.creator,
+        )
+
+    @classmethod
+    def from_record(cls, record: RoomRecord, now: int) -> Room:
+        """The room back from its row after a restart.
+
+        The server was away from the row's last write (``updated_ms``: a drain writes every
+        room on the way down; after a kill -9 it is the last turn, stroke or seat change) until
+        ``now``, so every clock moves on by that much first: nobody is charged for the downtime,
+        neither on the shot clock nor on a reconnection grace. Then every seat is disconnected:
+        the referee pauses the clock with the time that was left and starts each grace time
+        (R-END-5) from ``now``; the clock runs again, with a ``turn`` carrying the new
+        deadline, when the shooter rejoins. A stroke whose simulation was in flight was never
+        acknowledged and is simply played again.
+        """
+        create = ts.CreateRoom(**{k: v for k, v in record.options.items() if k != "t"})
+        room = cls(record.room_id, create, record.created_ms, password_hash=record.password_hash)
+        room.seq = record.seq + SEQ_GAP_ON_RESTORE
+        room.match_id = record.match_id
+        room.creator = record.creator
+        if record.state is not None:
+            room.state = rules.state_from_dict(record.state)
+            if record.updated_ms is not None:
+                room.state = shift_clocks(room.state, now - record.updated_ms)
+        for i, row in enumerate(record.seats):
+            if row is not None:
+                room.seats[i] = SeatHolder(
+                    row["player_id"], row["name"], row["token_hash"], None, bool(row.get("left"))
+                )
+        for i, holder in enumerate(room.seats):
+            if (
+                holder is not None
+                and room.state.connected[i]
+                and room.state.phase is not Phase.OVER
+            ):
+                room.state, _ = rules.apply(room.state, rules.Disconnected(i), now)
+        return room
+
+    def begin_match(self, fx: Effects) -> None:
+        """A new match: the room draws its (random) id now, so every message built from here
+        on carries it, and ``fx`` asks for its row to be written with the input's effects."""
+        self.match_id = self._match_ids()
+        fx.new_match = True
+
+    def match_players(self) -> list[dict[str, str]]:
+        """The players of the match row, by seat."""
+        return [{"player_id": s.player_id, "name": s.name} for s in self.seats if s is not None]
 
     # Views --------------------------------------------------------------------------------
     @property
@@ -356,8 +451,8 @@ class Room:
         fx.to([who.conn], tc.Joined(room_id=self.room_id, seat=seat, seat_token=token, re=msg.id))
         self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
         if all(self.seats[i] is not None for i in range(self.seat_count)):
+            self.begin_match(fx)
             self._act(fx, rules.Start(), now)
-            fx.new_match = True
             fx.snapshot_all = True  # the match begins: everyone gets the whole picture
         else:
             fx.to([who.conn], self.snapshot(seat, now=now))
@@ -583,18 +678,7 @@ class Room:
             return
         # R-PLAY-4 and the turn: refuse before simulating anything (the referee checks the
         # same again when the result comes back).
-        if state.phase is Phase.TIMEOUT:
-            raise IllegalAction("wrong_phase", "A time-out is running; resume first.")
-        if state.phase is not Phase.PLAY:
-            raise IllegalAction(
-                "wrong_phase", f"No stroke now: the match is in phase {state.phase.value}."
-            )
-        if seat != state.shooter:
-            raise IllegalAction("not_your_turn", "It isn't your turn.")
-        if now < state.resting_at_ms:
-            raise IllegalAction("balls_moving", "The balls are still moving.")
-        if state.deadline_ms is not None and now >= state.deadline_ms:
-            raise IllegalAction("clock_expired", "Your shot clock has run out.")
+        rules.check_stroke(state, seat, now)
         spot: Side | None = "left" if msg.cue.spot == "left" else "right" if msg.cue.spot else None
         start = rules.stroke_start(state, spot)  # R-BREAK-1: the breaker's starting spot
         ball = rules.cue_ball(state)
@@ -664,7 +748,7 @@ class Room:
             )
             # Broadcast first: the snapshot's in_motion and the replay keep the message exactly
             # as it was broadcast, seq included (a client compares it with what it has seen).
-            self._broadcast(fx, msg)
+            msg = self._broadcast(fx, msg)
             self.last_motion = msg
             fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire()))
             self._announce(fx, verdict)
@@ -691,7 +775,7 @@ class Room:
             result=result_view(verdict),
             match=rules.match_view(self.state),
         )
-        self._broadcast(fx, played)  # first, so the kept message carries its seq (as above)
+        played = self._broadcast(fx, played)  # first, so the kept message carries its seq
         self.last_motion = played
         fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire()))
         # A `turn` after every stroke, even when shooter, phase and deadline are unchanged
@@ -703,7 +787,7 @@ class Room:
         before = self.state.phase
         self._act(fx, rules.Rematch(seat), now)
         if before is Phase.OVER and self.state.phase is not Phase.OVER:
-            fx.new_match = True
+            self.begin_match(fx)
             fx.snapshot_all = True
 
     # The referee --------------------------------------------------------------------------
@@ -782,11 +866,12 @@ class Room:
             )
             fx.finished = (go.winner, go.reason.value, sheet.to_wire())
 
-    def _broadcast(self, fx: Effects, msg: ServerMessage) -> None:
-        """Give ``msg`` the room's next seq and send it to everyone in the room."""
+    def _broadcast(self, fx: Effects, msg: M) -> M:
+        """``msg`` with the room's next seq, sent to everyone in the room; returns it as sent."""
         self.seq += 1
-        object.__setattr__(msg, "seq", self.seq)  # messages are frozen; seq is set here only
-        fx.to(self.conns(), msg)
+        sent = replace(msg, seq=self.seq)  # type: ignore[call-arg]  # every broadcast has seq
+        fx.to(self.conns(), sent)
+        return sent
 
     def _seat_conn(self, seat: int | None) -> list[ConnId]:
         if seat is None:
@@ -796,5 +881,32 @@ class Room:
 
 
 def _events(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
-    """The worker's event maps (``shared.physics.event_wire``) as the protocol's events."""
-    return tuple(pv.EventView.from_wire(e, f"events[{i}]") for i, e in enumerate(events))
+    """The worker's event maps (``shared.physics.event_wire``: our own physics, so built
+    directly rather than decoded) as the protocol's events."""
+    return tuple(
+        pv.EventView(
+            t=e["t"],
+            kind=e["kind"],
+            balls=tuple(e["balls"]),
+            cushion=e.get("cushion"),
+            speeds=tuple(e["speeds"]) if "speeds" in e else None,
+        )
+        for e in events
+    )
+
+
+def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
+    """Every running deadline of ``state`` ``delta_ms`` later: the shot, lag and break clocks,
+    a time-out's end, the balls' rest (R-CLOCK-1 counts from it) and the reconnection graces
+    (R-END-5). A paused clock (``paused_ms``) is a duration and stays as it is."""
+    if delta_ms <= 0:
+        return state
+    return replace(
+        state,
+        deadline_ms=None if state.deadline_ms is None else state.deadline_ms + delta_ms,
+        resting_at_ms=state.resting_at_ms + delta_ms if state.resting_at_ms else 0,
+        grace_deadline=(
+            None if state.grace_deadline[0] is None else state.grace_deadline[0] + delta_ms,
+            None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
+        ),
+    )

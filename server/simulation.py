@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import copyreg
+import dataclasses
 import heapq
 import itertools
 import logging
@@ -27,6 +29,7 @@ from typing import Any
 
 from server.room import SimJob, SimOutcome
 from shared.physics.trajectory import event_wire
+from shared.physics.types import BallState, Event, Segment, ShotResult
 from shared.table import table_by_name
 
 
@@ -59,8 +62,29 @@ def warm_up() -> bool:
     return True
 
 
+def _pickled_by_fields(cls: type[Any]) -> None:
+    """Pickle ``cls`` (a dataclass without validation) as a call of the class with its fields.
+
+    A slotted dataclass otherwise unpickles through ``dataclasses._dataclass_setstate``, Python
+    code that looks up the field list for every object: a result holds ~50 of them (events and
+    the balls' states after each), and unpickling results was ~10 % of the event loop's time at
+    2 000 rooms (docs/benchmarks.md); this way takes ~20 % less."""
+    names = tuple(f.name for f in dataclasses.fields(cls))
+
+    def reduce(obj: Any) -> tuple[type[Any], tuple[Any, ...]]:
+        return cls, tuple(getattr(obj, n) for n in names)
+
+    copyreg.pickle(cls, reduce)
+
+
+for _cls in (BallState, Event, Segment, ShotResult, SimOutcome):
+    _pickled_by_fields(_cls)
+
 log = logging.getLogger("carom.physics")
-IN_FLIGHT = 16  # jobs in each worker's pipe at once (see Slots)
+# Jobs in each worker's pipe at once. The worker itself runs strokes before lags among what
+# it has received (server/worker.py), so the pipe may hold many: the bound is only a guard on
+# memory; past it, jobs wait in Slots, strokes first too.
+IN_FLIGHT = 256
 _HEADER = struct.Struct("!I")  # frame length; each frame is one pickle
 
 
@@ -72,6 +96,7 @@ class Worker:
         self.pending: dict[int, asyncio.Future[SimOutcome]] = {}
         self.alive = True
         self.reader = asyncio.create_task(self._read())
+        self._outbox: list[bytes] = []  # frames to write at the end of this loop iteration
 
     @classmethod
     async def start(cls) -> Worker:
@@ -108,15 +133,29 @@ class Worker:
     async def run(self, key: int, job: SimJob) -> SimOutcome:
         stdin = self.proc.stdin
         assert stdin is not None
+        if not self.alive:
+            raise RuntimeError("physics worker died")
         future: asyncio.Future[SimOutcome] = asyncio.get_running_loop().create_future()
         self.pending[key] = future
         data = pickle.dumps((key, job), protocol=pickle.HIGHEST_PROTOCOL)
+        if not self._outbox:
+            # Every job submitted in this loop iteration goes in one write (a start burst
+            # submits hundreds at once; one system call each was ~3 % of the loop's time).
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._outbox += (_HEADER.pack(len(data)), data)
+        return await future
+
+    def _flush(self) -> None:
+        stdin = self.proc.stdin
+        assert stdin is not None
+        data, self._outbox = b"".join(self._outbox), []
+        if stdin.is_closing():
+            self._die("physics worker died (its pipe is closed)")
+            return
         try:
-            stdin.write(_HEADER.pack(len(data)) + data)
-            await stdin.drain()
+            stdin.write(data)  # the pipe is wide (server/worker.py); asyncio buffers the rest
         except (ConnectionError, RuntimeError) as exc:
             self._die(f"physics worker died ({type(exc).__name__})")
-        return await future
 
     async def stop(self) -> None:
         self.alive = False
@@ -135,9 +174,11 @@ class Slots:
 
     Measured (docs/benchmarks.md, 1 000 rooms starting together): the lag burst put up to ~440
     jobs into one worker's pipe at once, and a stroke written behind them waited ~0.4–1 s for
-    0.4 ms of physics. The worker was not busy; the queue was a FIFO nobody could reorder.
-    Keeping the queue here, short in the pipe, lets a stroke overtake every waiting lag (a
-    lag's result is not waited for by a shooter at the table).
+    0.4 ms of physics, because the worker read its pipe as a FIFO. The worker now reorders what
+    it has received (strokes first, server/worker.py); this bound (IN_FLIGHT per worker) only
+    keeps memory in check. With 16 jobs per worker it also capped the physics at 16 jobs per
+    round trip through the busy event loop: at 2 000 rooms lags waited ~7 s and strokes
+    ~1.4 s on average for an idle worker.
     """
 
     def __init__(self, n: int) -> None:

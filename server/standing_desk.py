@@ -29,7 +29,8 @@ from server.accounts import (
 from server.actor import Enter, now_ms, room_record
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.hashing import Busy
-from server.matchmaking import Matchmaker, Ticket
+from server.limits import Attempts, LocalAttempts
+from server.matchmaking import Matchmaker, Ticket, TicketQueue
 from server.room import Room
 from server.rows import leader_rows, profile_matches, standing_rows
 from server.standings import Change
@@ -65,8 +66,13 @@ class StandingDesk:
         self.server = server
         self.config = config
         self.clock: Callable[[], int] = now_ms  # tests swap in a fake clock
-        self.matchmaker = Matchmaker(config)
-        self.by_name = AttemptLimiter(config.name_failures, int(config.name_window_s * 1000))
+        # One server's queue; a cluster node's desk gets the cluster's (server/cluster/queue.py).
+        self.matchmaker: TicketQueue = Matchmaker(config)
+        # Failed logins per name: in Redis on a cluster node (server/limits.py), so that a
+        # guesser spreading over the nodes is counted once; per connection stays here.
+        self.by_name: Attempts = LocalAttempts(
+            config.name_failures, int(config.name_window_s * 1000)
+        )
         self.by_conn = AttemptLimiter(config.conn_attempts, int(config.conn_window_s * 1000))
         self._task: asyncio.Task[None] | None = None
         # For GET /metrics (metrics_text): what an operator watches of accounts and the queue.
@@ -140,7 +146,9 @@ class StandingDesk:
         assert store is not None and client.player_id is not None
         now = self.clock()
         key = name_key(msg.name)
-        wait = max(self.by_conn.wait_ms(str(client.conn), now), self.by_name.wait_ms(key, now))
+        wait = max(
+            self.by_conn.wait_ms(str(client.conn), now), await self.by_name.wait_ms(key, now)
+        )
         if wait > 0:
             self.counts["attempt_limited"] += 1
             server._reply(
@@ -244,10 +252,10 @@ class StandingDesk:
         ok = await self._hash(check_password, msg.password, stored)
         if account is None or not ok:
             self.counts["login_failed"] += 1
-            self.by_name.count(key, self.clock())
+            await self.by_name.count(key, self.clock())
             server._reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
             return None
-        self.by_name.clear(key)
+        await self.by_name.clear(key)
         self.counts["login"] += 1
         return account.player_id, account.name, account.bot
 
@@ -349,7 +357,7 @@ class StandingDesk:
                     if c is not None and c in ready:
                         self.matchmaker.add(t)
                 continue
-            if await self._open(ready[0], ready[1], pairing.a):
+            if await self.open_room(ready[0], ready[1], pairing.a):
                 opened += 1
                 self.counts["paired_bot" if pairing.with_bot else "paired"] += 1
             else:  # the room could not be saved: both wait on, nothing is lost
@@ -357,26 +365,30 @@ class StandingDesk:
                 self.matchmaker.add(pairing.b)
         return opened
 
-    async def _open(self, a: Client, b: Client, ticket: Ticket) -> bool:
-        """A room exactly as if ``a`` had created it and both had joined by hand."""
+    async def open_room(self, a: Client, b: Client | None, ticket: Ticket) -> str | None:
+        """A room exactly as if ``a`` had created it and both had joined by hand; its id, or
+        None when it could not be saved. (``b`` None: on a cluster, the other player is on
+        another node, which joins them through a relay: server/cluster/queue.py.)"""
         server, store = self.server, self.server.store
         assert store is not None
         create = ts.CreateRoom(discipline=ticket.discipline, distance=ticket.distance)
         room = Room("r" + secrets.token_hex(5), create, now_ms())
         room.creator = a.player_id
         try:  # saved before it exists for anyone, as the lobby does for create_room
+            if server.cluster is not None:  # its lease first: the other node finds it at once
+                await server.cluster.claim_quick(room.room_id, a.player_id)
             await store.run(store.save_room, room_record(room), now_ms())
         except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/sql.py)
             log.exception("could not save a quick-match room")
-            return False
+            return None
         actor = server._add_actor(room)
-        for client in (a, b):
+        for client in (a, b) if b is not None else (a,):
             client.room = actor
             token = new_token()
             actor.post(
                 Enter(client.member(), ts.Join(room_id=room.room_id), token, token_hash(token))
             )
-        return True
+        return room.room_id
 
     def deliver_changes(self, changes: list[Change]) -> None:
         """Tell each rated player their own change (after the result is committed)."""

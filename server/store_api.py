@@ -12,9 +12,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from server.record import RoomRecord
 from server.sql import Db
 from server.standings import Standings
-from server.store import RoomRecord, Store, StoreError
+from server.store import Store, StoreError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -53,6 +54,7 @@ class GameStore(Protocol):
         players: list[dict[str, Any]],
         now_ms: int,
         private: bool = False,
+        match_id: int | None = None,
     ) -> int: ...
     def add_guest(self, room_id: str, player_id: str) -> None: ...
     def commit_stroke(

@@ -404,7 +404,8 @@ def _room_cells(room: dict[str, Any], held: dict[str, str] | None = None) -> tup
 
 
 def _match_cells(m: dict[str, Any]) -> tuple[str, ...]:
-    players = [str(p) if p else "–" for p in (m.get("players") or [])]
+    # ``matches[].players``: {player_id, name} per seat (docs/protocol.md MatchRow)
+    players = [str(p["name"]) if isinstance(p, dict) else "–" for p in m.get("players") or []]
     sheet = m.get("scoresheet") or {}
     lines = sheet.get("match") if isinstance(sheet, dict) else None
     score = "–"

@@ -300,12 +300,11 @@ class GameModel:
         return f"Player {seat + 1}"
 
     def stat(self, key: str, seat: int, default: Any = 0) -> Any:
-        """A per-seat scoresheet number from the match dict (``score``, ``innings``, …)."""
+        """A per-seat scoresheet number of the match view (``score``, ``innings``, …: one
+        entry per seat)."""
         v = (self.match or {}).get(key)
         if isinstance(v, Sequence) and not isinstance(v, str) and 0 <= seat < len(v):
             return v[seat]
-        if isinstance(v, Mapping):
-            return v.get(seat, v.get(str(seat), default))
         return default
 
     def cue_ball(self, seat: int | None = None) -> BallName:
@@ -320,8 +319,6 @@ class GameModel:
     def current_run(self, seat: int) -> int:
         """The run in progress: the referee reports it for the shooter only."""
         v = (self.match or {}).get("current_run", 0)
-        if isinstance(v, list):
-            return int(v[seat]) if 0 <= seat < len(v) else 0
         return int(v) if seat == self.shooter and isinstance(v, int) else 0
 
     @property

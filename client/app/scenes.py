@@ -1,7 +1,10 @@
 """Hand-made game states for screenshots, tests, the docs image and the frame benchmark.
 
-Each scene is a ``GameModel`` on a frozen clock, built the way the server's messages would
-build it (a ``snapshot`` then, for the animated scene, a ``stroke_played``). The stroke here is
+Each scene is a ``GameModel`` on a frozen clock, fed the server's own messages: every ``match``
+is ``shared.rules.match_view`` of a real referee state (``MatchState``), every room, result and
+scoresheet a typed ``shared.protocol`` view, sent through their wire form as the server sends
+them (a ``snapshot`` then, for the animated scene, a ``stroke_played``). Nothing here is a
+hand-written wire map. The stroke here is
 a simple hand-made rolling path (straight legs with cushion bounces, rolling deceleration and
 rolling spin), exact in the ``Segment`` form the physics sends; it is test data for the drawing,
 not a physics result.
@@ -10,11 +13,17 @@ not a physics result.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from client.app.model import GameModel
-from shared.physics.types import Segment
+from shared import rules
+from shared.physics import encode_trajectory
+from shared.physics.types import Segment, Stroke
+from shared.protocol import to_client as tc
+from shared.protocol import views as pv
+from shared.protocol.base import ServerMessage
+from shared.rules import Discipline, GameOver, MatchOptions, MatchState, Phase, Termination
 from shared.table import MATCH, BallName, TableSpec
 
 NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
@@ -43,43 +52,137 @@ class Scene:
     elevation: float = 0.0
 
 
-def _room(discipline: str = "three_cushion", spectators: int = 3) -> dict[str, Any]:
-    return {
-        "room_id": "demo",
-        "options": {"discipline": discipline, "distance": 25, "shot_clock_s": 30},
-        "players": [
-            {"seat": 0, "name": "Caudron", "status": "connected"},
-            {"seat": 1, "name": "Jaspers", "status": "connected"},
-        ],
-        "spectators": spectators,
-    }
+def _options(discipline: str = "three_cushion", practice: bool = False) -> MatchOptions:
+    return MatchOptions(discipline=Discipline(discipline), distance=25, practice=practice)
 
 
-def _match(balls: dict[BallName, tuple[float, float]], **extra: Any) -> dict[str, Any]:
-    m: dict[str, Any] = {
-        "phase": "play",
-        "shooter": 0,
-        "white_seat": 0,
-        "discipline": "three_cushion",
-        "balls": {b: list(p) for b, p in balls.items()},
-        "score": [17, 14],
-        "innings": [12, 12],
-        "average": [17 / 12, 14 / 12],
-        "high_run": [5, 4],
-        "current_run": 2,
-        "timeouts_left": [1, 0],
-        "deadline_ms": NOW_MS + 8_400,  # 8.4 s left: the 10 s warning colour
-    }
-    m.update(extra)
-    return m
+def room_view(
+    discipline: str = "three_cushion", spectators: int = 3, practice: bool = False
+) -> pv.RoomView:
+    """The room as the server describes it: Caudron (and Jaspers) seated and connected."""
+    opts = _options(discipline, practice)
+    names = ("Caudron",) if practice else ("Caudron", "Jaspers")
+    return pv.RoomView(
+        room_id="solo" if practice else "demo",
+        discipline=discipline,
+        distance=opts.target,
+        players=names,
+        spectators=spectators,
+        phase="play",
+        private=False,
+        practice=practice,
+        options=pv.RoomOptions(
+            discipline=discipline,
+            distance=opts.target,
+            shot_clock_s=opts.shot_clock_s,
+            innings_limit=opts.innings_limit,
+            sets=opts.sets,
+            equalizing=opts.equalizing_applies,
+            timeout_s=opts.timeout_s,
+            grace_s=opts.grace_s,
+            table=opts.table,
+            practice=practice,
+            corner_zone_leg=opts.zone_leg,
+        ),
+        seats=tuple(
+            pv.SeatView(player_id=f"p{i}", name=n, connected=True, left=False)
+            for i, n in enumerate(names)
+        ),
+        match_id=3,
+    )
+
+
+def match_state(
+    balls: dict[BallName, tuple[float, float]],
+    *,
+    discipline: str = "three_cushion",
+    practice: bool = False,
+    phase: Phase = Phase.PLAY,
+    shooter: int | None = 0,
+    score: tuple[int, int] = (17, 14),
+    innings: tuple[int, int] = (12, 12),
+    high_run: tuple[int, int] = (5, 4),
+    timeouts_left: tuple[int, int] = (1, 0),
+    current_run: int = 2,
+    deadline_ms: int | None = int(NOW_MS) + 8_400,  # 8.4 s left: the 10 s warning colour
+    **more: Any,
+) -> MatchState:
+    """A real referee state: the referee's own view of it is what every scene shows."""
+    state = rules.new_match(_options(discipline, practice), 0)
+    game = replace(
+        state.current,
+        breaker=0,
+        points=score,
+        innings=innings,
+        high_run=high_run,
+        timeouts_left=timeouts_left,
+    )
+    return replace(
+        state,
+        phase=phase,
+        balls=(balls["white"], balls["yellow"], balls["red"]),
+        sets=(game,),
+        white_seat=0 if phase is not Phase.BREAK_CHOICE else None,
+        shooter=shooter,
+        current_run=current_run,
+        deadline_ms=deadline_ms,
+        **more,
+    )
+
+
+def match_at(balls: dict[BallName, tuple[float, float]], **kw: Any) -> pv.MatchView:
+    return rules.match_view(match_state(balls, **kw))
+
+
+def snapshot(room: pv.RoomView, match: pv.MatchView, seat: int | None, **kw: Any) -> dict[str, Any]:
+    return wire(tc.Snapshot(seq=kw.pop("seq", 1), room=room, match=match, seat=seat, **kw))
+
+
+def wire(msg: ServerMessage) -> dict[str, Any]:
+    """What the model receives: the message's wire map, as the server encodes it."""
+    return msg.to_wire()
 
 
 def _model(seat: int | None) -> GameModel:
     model = GameModel(now_local_ms=lambda: NOW_MS)
-    model.apply({"t": "welcome", "v": 1, "player_id": "p", "token": "x", "server_time_ms": NOW_MS})
+    model.apply(wire(tc.Welcome(v=1, player_id="p", token="x", server_time_ms=int(NOW_MS))))
     if seat is not None:
-        model.apply({"t": "joined", "room_id": "demo", "seat": seat, "seat_token": "s"})
+        model.apply(wire(tc.Joined(room_id="demo", seat=seat, seat_token="s")))
     return model
+
+
+def stroke_played(
+    traj: dict[BallName, list[Segment]],
+    start_ms: int,
+    rest_ms: int,
+    match: pv.MatchView,
+    *,
+    seq: int = 2,
+    shooter: int = 0,
+    speed: float = 1.6,
+    points: int = 0,
+    calls: tuple[tuple[str, str], ...] = (),
+    events: tuple[pv.EventView, ...] = (),
+) -> tc.StrokePlayed:
+    """A ``stroke_played`` as the room broadcasts it."""
+    return tc.StrokePlayed(
+        seq=seq,
+        shooter=shooter,
+        stroke=pv.PlayedStroke(cue=pv.CueParams(direction=35.0, speed=speed), ball="white"),
+        start_ms=start_ms,
+        rest_ms=rest_ms,
+        trajectory=pv.Trajectory(paths={b: tuple(f) for b, f in encode_trajectory(traj).items()}),
+        events=events,
+        result=pv.StrokeResult(
+            points=points,
+            foul=None,
+            calls=tuple(pv.CallView(code=c, text=t, rule_id="R-PLAY-1") for c, t in calls),
+            respots={},
+            next_shooter=shooter if points else 1 - shooter,
+            game_over=None,
+        ),
+        match=match,
+    )
 
 
 def rolling_path(
@@ -154,31 +257,15 @@ class SceneClock:
         return self.ms
 
 
-def scored_stroke() -> tuple[dict[str, Any], float]:
+def scored_stroke() -> tuple[tc.StrokePlayed, int]:
     """A scoring ``stroke_played`` by seat 0 as the server broadcasts it, and its ``rest_ms``."""
     traj = demo_trajectory(speed=1.2)
     final = {b: (segs[-1].pos[0], segs[-1].pos[1]) for b, segs in traj.items()}
-    rest = NOW_MS + 1000.0 * max(segs[-1].t0 for segs in traj.values())
-    after = _match(
-        final,
-        score=[18, 14],
-        innings=[13, 12],
-        average=[18 / 13, 14 / 12],
-        current_run=3,
-        deadline_ms=None,
+    rest = int(NOW_MS + 1000.0 * max(segs[-1].t0 for segs in traj.values()))
+    after = match_at(final, score=(18, 14), innings=(13, 12), current_run=3, deadline_ms=None)
+    msg = stroke_played(
+        traj, int(NOW_MS), rest, after, speed=1.2, points=1, calls=(("point", SCORED_CALL),)
     )
-    msg = {
-        "t": "stroke_played",
-        "seq": 2,
-        "shooter": 0,
-        "stroke": {"direction": 35.0, "speed": 1.2},
-        "start_ms": NOW_MS,
-        "rest_ms": rest,
-        "trajectory": traj,
-        "events": [],
-        "result": {"points": 1, "calls": [{"code": "point", "text": SCORED_CALL}]},
-        "match": after,
-    }
     return msg, rest
 
 
@@ -187,21 +274,19 @@ def build_suspense(name: str) -> Scene:
     msg, rest = scored_stroke()
     half = (NOW_MS + rest) / 2
     clock = SceneClock({"1s": NOW_MS + 1000, "half": half, "rest": rest + 300}[name.split("_")[1]])
+    after = replace(msg.match, deadline_ms=rest + 30_000)
     if name.startswith("scored"):
         model = _model(0)
         model.now_local_ms = clock
-        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": _match(BALLS_AT_REST)})
-        model.apply(msg)
-        model.apply({"t": "call", "seq": 3, "code": "point", "text": SCORED_CALL})
-        turn = {"t": "turn", "seq": 4, "shooter": 0, "phase": "play"}
-        model.apply({**turn, "deadline_ms": rest + 30_000})
+        model.apply(snapshot(room_view(), match_at(BALLS_AT_REST), 0))
+        model.apply(wire(msg))
+        model.apply(wire(tc.Call(seq=3, code="point", text=SCORED_CALL)))
+        model.apply(wire(tc.Turn(seq=4, shooter=0, deadline_ms=rest + 30_000, phase="play")))
     else:
         clock.ms = half
         model = _model(None)
         model.now_local_ms = clock
-        snap = {"t": "snapshot", "seq": 4, "room": _room(), "match": msg["match"], "seat": None}
-        after = {**msg["match"], "deadline_ms": rest + 30_000}
-        model.apply({**snap, "match": after, "in_motion": msg})
+        model.apply(snapshot(room_view(), after, None, seq=4, in_motion=msg))
         if name.endswith("rest"):
             clock.ms = rest + 300
     return Scene(name, model, 35.0)
@@ -212,62 +297,46 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
     animated one."""
     if name == "player":
         model = _model(0)
-        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": _match(BALLS_AT_REST)})
-        model.apply({"t": "call", "seq": 2, "code": "point", "text": "Good · 8 to go"})
+        model.apply(snapshot(room_view(), match_at(BALLS_AT_REST), 0))
+        model.apply(wire(tc.Call(seq=2, code="point", text="Good · 8 to go")))
         w, r = BALLS_AT_REST["white"], BALLS_AT_REST["red"]
         direction = math.degrees(math.atan2(r[1] - w[1] + 0.03, r[0] - w[0])) % 360
         return Scene(name, model, direction, 3.4, (0.25, 0.2), 0.0)
     if name == "spectator":
         model = _model(None)
-        model.apply(
-            {"t": "snapshot", "seq": 1, "room": _room(spectators=5), "match": _match(BALLS_AT_REST)}
-        )
-        model.apply({"t": "chat", "seq": 2, "from": "kim", "text": "nice position play"})
-        model.apply({"t": "chat", "seq": 3, "from": "ana", "text": "three to go for him"})
+        model.apply(snapshot(room_view(spectators=5), match_at(BALLS_AT_REST), None))
+        model.apply(wire(tc.ChatLine(seq=2, sender="kim", text="nice position play")))
+        model.apply(wire(tc.ChatLine(seq=3, sender="ana", text="three to go for him")))
         return Scene(name, model)
     if name == "stroke":
         model = _model(None)
-        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": _match(BALLS_AT_REST)})
+        model.apply(snapshot(room_view(), match_at(BALLS_AT_REST), None))
         traj = demo_trajectory()
         final = {b: (segs[-1].pos[0], segs[-1].pos[1]) for b, segs in traj.items()}
-        model.apply(
-            {
-                "t": "stroke_played",
-                "seq": 2,
-                "shooter": 0,
-                "stroke": {"direction": 35.0, "speed": 1.6},
-                "start_ms": NOW_MS - stroke_t * 1000.0,
-                "trajectory": traj,
-                "events": [],
-                "result": {"points": 0, "calls": []},
-                "match": _match(final, shooter=1),
-            }
-        )
+        start = int(NOW_MS - stroke_t * 1000.0)
+        rest = start + int(1000 * max(segs[-1].t0 for segs in traj.values()))
+        model.apply(wire(stroke_played(traj, start, rest, match_at(final, shooter=1))))
         return Scene(name, model)
     if name == "balkline":
         model = _model(1)
-        room = _room("balkline_47_2")
-        model.apply({"t": "snapshot", "seq": 1, "room": room, "match": _match(BALLS_AT_REST)})
+        room = room_view("balkline_47_2")
+        model.apply(snapshot(room, match_at(BALLS_AT_REST, discipline="balkline_47_2"), 1))
         return Scene(name, model, 200.0)
     if name == "break_choice":
         model = _model(0)
-        m = _match(
+        m = match_at(
             BALLS_AT_REST,
-            phase="break_choice",
-            lag={
-                "balls": {"0": "white", "1": "yellow"},
-                "played": [True, True],
-                "winner": 0,
-                "reason": "nearer",
-                "repeats": [0, 0],
-            },
-            score=[0, 0],
-            innings=[0, 0],
-            average=[0.0, 0.0],
-            high_run=[0, 0],
-            current_run=[0, 0],
+            phase=Phase.BREAK_CHOICE,
+            shooter=None,
+            lag_strokes=(Stroke(0.0, 1.0), Stroke(0.0, 1.0)),
+            lag_winner=0,
+            lag_reason="nearer",
+            score=(0, 0),
+            innings=(0, 0),
+            high_run=(0, 0),
+            current_run=0,
         )
-        model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
+        model.apply(snapshot(room_view(), m, 0))
         return Scene(name, model)
     if name == "reconnecting":
         scene = build("player")
@@ -277,14 +346,16 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         return scene
     if name == "practice":
         model = _model(0)
-        room = {
-            "room_id": "solo",
-            "practice": True,
-            "options": {"discipline": "three_cushion", "practice": True},
-            "players": [{"seat": 0, "name": "Caudron"}],
-        }
-        m = _match(BALLS_AT_REST, deadline_ms=None, score=[3], innings=[4], current_run=1)
-        model.apply({"t": "snapshot", "seq": 1, "room": room, "match": m})
+        m = match_at(
+            BALLS_AT_REST,
+            practice=True,
+            deadline_ms=None,
+            score=(3, 0),
+            innings=(4, 0),
+            high_run=(3, 0),
+            current_run=1,
+        )
+        model.apply(snapshot(room_view(practice=True), m, 0))
         return Scene(name, model, 75.0, 2.5, (0.3, 0.0), 0.0)
     if name in SUSPENSE:
         return build_suspense(name)
@@ -294,101 +365,105 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
 # Other screens ---------------------------------------------------------------------------------
 SCREENS = ("lobby", "create_room", "matches", "results", "replay")
 
+
+def _summary(
+    room_id: str,
+    discipline: str,
+    distance: int,
+    players: tuple[str | None, ...],
+    spectators: int,
+    phase: str,
+    private: bool,
+) -> dict[str, Any]:
+    return pv.RoomSummary(
+        room_id=room_id,
+        discipline=discipline,
+        distance=distance,
+        players=players,
+        spectators=spectators,
+        phase=phase,
+        private=private,
+        practice=False,
+    ).to_wire()
+
+
 DEMO_ROOMS: list[dict[str, Any]] = [
-    {
-        "room_id": "r7",
-        "discipline": "three_cushion",
-        "distance": 25,
-        "players": ["Caudron", "Jaspers"],
-        "spectators": 12,
-        "phase": "play",
-        "private": False,
-    },
-    {
-        "room_id": "r8",
-        "discipline": "balkline_47_2",
-        "distance": 150,
-        "players": ["Ceulemans", None],
-        "spectators": 0,
-        "phase": "waiting",
-        "private": False,
-    },
-    {
-        "room_id": "r9",
-        "discipline": "one_cushion",
-        "distance": 50,
-        "players": ["kim", "ana"],
-        "spectators": 2,
-        "phase": "lag",
-        "private": True,
-    },
+    _summary("r7", "three_cushion", 25, ("Caudron", "Jaspers"), 12, "play", False),
+    _summary("r8", "balkline_47_2", 150, ("Ceulemans", None), 0, "waiting", False),
+    _summary("r9", "one_cushion", 50, ("kim", "ana"), 2, "lag", True),
 ]
+
+
+def _line(points: int, innings: int, high_run: int) -> pv.SheetLine:
+    return pv.SheetLine(
+        points=points, innings=innings, average=round(points / innings, 3), high_run=high_run
+    )
+
+
+def _sheet(a: pv.SheetLine, b: pv.SheetLine, winner: int | None, reason: str) -> pv.Scoresheet:
+    result = pv.GameResult(winner=winner, reason=reason)
+    won = (1, 0) if winner == 0 else (0, 1) if winner == 1 else (0, 0)
+    game = pv.SheetSet(number=1, breaker=0, lines=(a, b), result=result)
+    return pv.Scoresheet(sets=(game,), match=(a, b), sets_won=won, result=result)
+
+
+DEMO_SCORESHEET = _sheet(_line(25, 14, 7), _line(19, 14, 5), 0, "distance")
+
+
+def _finished(
+    match_id: int,
+    room_id: str,
+    discipline: str,
+    names: tuple[str, str],
+    winner: int | None,
+    reason: str,
+    strokes: int,
+    sheet: pv.Scoresheet,
+) -> dict[str, Any]:
+    return pv.MatchRow(
+        match_id=match_id,
+        room_id=room_id,
+        discipline=discipline,
+        players=tuple(pv.PlayerRef(player_id=f"p{i}", name=n) for i, n in enumerate(names)),
+        started_ms=int(NOW_MS) - 3_600_000,
+        finished_ms=int(NOW_MS),
+        winner=winner,
+        reason=reason,
+        scoresheet=sheet,
+        strokes=strokes,
+    ).to_wire()
+
 
 DEMO_MATCHES: list[dict[str, Any]] = [
-    {
-        "match_id": 3,
-        "room_id": "r7",
-        "discipline": "three_cushion",
-        "players": ["Caudron", "Jaspers"],
-        "winner": 0,
-        "reason": "distance",
-        "strokes": 61,
-        "scoresheet": {"match": [{"points": 25}, {"points": 19}]},
-    },
-    {
-        "match_id": 2,
-        "room_id": "r5",
-        "discipline": "balkline_71_2",
-        "players": ["kim", "ana"],
-        "winner": None,
-        "reason": "innings_limit",
-        "strokes": 140,
-        "scoresheet": {"match": [{"points": 80}, {"points": 80}]},
-    },
+    _finished(3, "r7", "three_cushion", ("Caudron", "Jaspers"), 0, "distance", 61, DEMO_SCORESHEET),
+    _finished(
+        2,
+        "r5",
+        "balkline_71_2",
+        ("kim", "ana"),
+        None,
+        "innings_limit",
+        140,
+        _sheet(_line(80, 25, 12), _line(80, 25, 14), None, "innings_limit"),
+    ),
 ]
-
-DEMO_SCORESHEET: dict[str, Any] = {
-    "sets": [
-        {
-            "number": 1,
-            "breaker": 0,
-            "result": {"winner": 0, "reason": "distance"},
-            "lines": [
-                {"points": 25, "innings": 14, "average": 1.786, "high_run": 7},
-                {"points": 19, "innings": 14, "average": 1.357, "high_run": 5},
-            ],
-        },
-    ],
-    "match": [
-        {"points": 25, "innings": 14, "average": 1.786, "high_run": 7},
-        {"points": 19, "innings": 14, "average": 1.357, "high_run": 5},
-    ],
-    "sets_won": [1, 0],
-    "result": {"winner": 0, "reason": "distance"},
-}
 
 
 def results_model() -> GameModel:
     model = _model(0)
-    m = _match(BALLS_AT_REST, phase="over", score=[25, 19], innings=[14, 14])
-    model.apply({"t": "snapshot", "seq": 1, "room": _room(), "match": m})
+    over = GameOver(0, Termination.DISTANCE)
+    m = match_at(BALLS_AT_REST, phase=Phase.OVER, score=(25, 19), innings=(14, 14), result=over)
+    model.apply(snapshot(room_view(), m, 0))
     model.apply(
-        {
-            "t": "game_over",
-            "seq": 2,
-            "winner": 0,
-            "reason": "distance",
-            "scoresheet": DEMO_SCORESHEET,
-            "match_id": 3,
-        }
+        wire(
+            tc.GameOver(seq=2, winner=0, reason="distance", scoresheet=DEMO_SCORESHEET, match_id=3)
+        )
     )
     return model
 
 
 def replay_message() -> dict[str, Any]:
     """A ``replay`` answer as the server sends it: two strokes with wire-encoded trajectories."""
-    from shared.physics import encode_trajectory
-
     first = demo_trajectory()
     after_first = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in first.items()}
     second: dict[BallName, list[Segment]] = {
@@ -401,25 +476,30 @@ def replay_message() -> dict[str, Any]:
     plays: list[tuple[dict[BallName, list[Segment]], dict[BallName, tuple[float, float]], int]]
     plays = [(first, after_first, 0), (second, after_second, 1)]
     for n, (traj, after, seat) in enumerate(plays, start=1):
-        strokes.append(
-            {
-                "n": n,
-                "kind": "stroke",
-                "seat": seat,
-                "t": "stroke_played",
-                "shooter": seat,
-                "start_ms": NOW_MS,
-                "trajectory": encode_trajectory(traj),
-                "events": [],
-                "result": {"points": 0, "calls": [{"code": "miss", "text": "One cushion"}]},
-                "match": _match(after, shooter=1 - seat, score=[0, 0], innings=[n, n - 1]),
-            }
+        match = match_at(after, shooter=1 - seat, score=(0, 0), innings=(n, n - 1), current_run=0)
+        rest = int(NOW_MS) + int(1000 * max(s[-1].t0 for s in traj.values()))
+        body = stroke_played(
+            traj, int(NOW_MS), rest, match, seq=n, shooter=seat, calls=(("miss", "One cushion"),)
         )
-    return {
-        "t": "replay",
-        "match_id": 3,
-        "room": _room(),
-        "strokes": strokes,
-        "finished": True,
-        "scoresheet": DEMO_SCORESHEET,
-    }
+        strokes.append(
+            pv.ReplayStroke(n=n, kind="stroke", seat=seat, played_ms=int(NOW_MS), body=body)
+        )
+    room = pv.ReplayRoom(
+        match_id=3,
+        room_id="demo",
+        discipline="three_cushion",
+        options=pv.SentOptions(discipline="three_cushion", distance=25),
+        players=(
+            pv.PlayerRef(player_id="p0", name="Caudron"),
+            pv.PlayerRef(player_id="p1", name="Jaspers"),
+        ),
+        started_ms=int(NOW_MS),
+        finished_ms=int(NOW_MS) + 60_000,
+        winner=0,
+        reason="distance",
+        scoresheet=DEMO_SCORESHEET,
+    )
+    replay = tc.Replay(
+        match_id=3, room=room, strokes=tuple(strokes), finished=True, scoresheet=DEMO_SCORESHEET
+    )
+    return wire(replay)

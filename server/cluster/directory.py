@@ -73,9 +73,21 @@ def now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+MAX_CONNECTIONS: Final = 64  # a node's connections to Redis (two held by its subscriptions)
+
+
 def connect(url: str) -> aioredis.Redis:
-    """A client for ``redis://HOST:PORT/N``; commands fail after 2 s instead of hanging."""
-    return aioredis.Redis.from_url(url, socket_timeout=2.0, socket_connect_timeout=2.0)
+    """A client for ``redis://HOST:PORT/N``; commands fail after 2 s instead of hanging. At most
+    ``MAX_CONNECTIONS`` at once: a burst of commands (a thousand clients connecting, each
+    counted against its address's cap) waits for a free one, up to 2 s, instead of failing."""
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=MAX_CONNECTIONS,
+        timeout=2.0,
+        socket_timeout=2.0,
+        socket_connect_timeout=2.0,
+    )
+    return aioredis.Redis.from_pool(pool)  # closing the client closes its pool
 
 
 def _text(value: bytes | str) -> str:

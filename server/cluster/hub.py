@@ -1,12 +1,19 @@
 """Spectator fan-out: all of this node's spectators of a room another node runs, served by one
-connection to that node.
+connection to that node and one Redis channel.
 
-The hub spectates the room once (as this node, with the cluster's secret) and passes every
-broadcast it receives, byte for byte, to each of its spectators here: the owner sends each
-message once per node that has spectators, not once per spectator. A spectator's own requests
-are answered as if it were connected to the owner: ``spectate`` and ``sync`` become a ``sync``
-on the hub whose ``snapshot`` comes back with the spectator's ``re`` (and from that snapshot on,
-the spectator gets the broadcasts: nothing older, nothing missed); ``leave`` is answered here;
+The hub spectates the room once (as this node, with the cluster's secret). The owner does not
+send the room's broadcasts down that connection: it publishes each one **once** on the room's
+Redis channel (``carom:fan:ROOM``, server/cluster/fanout.py), whatever the number of nodes
+watching; every hub subscribed to it passes the broadcast, byte for byte and in ``seq`` order,
+to each of its spectators here. The connection carries what is not a broadcast: snapshots,
+answers, the owner's ``closing``. A broadcast that arrives out of turn (a ``seq`` gap: Redis
+pub/sub delivers at most once, e.g. across a reconnect) is not passed on; the hub asks the owner
+for one fresh snapshot for all its spectators instead, and goes on from it.
+
+A spectator's own requests are answered as if it were connected to the owner: ``spectate``
+and ``sync`` become a ``sync`` on the hub whose ``snapshot`` comes back with the spectator's
+``re`` (and from that snapshot on, the spectator gets the broadcasts: nothing older, nothing
+missed, including those that came over Redis before the snapshot); ``leave`` is answered here;
 ``chat`` goes through a relay of the spectator's own (server/cluster/relay.py, quiet: only its
 answers come back), so the line carries the spectator's name; anything else is what the owner
 would answer a spectator (``not_a_player``).
@@ -21,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from typing import TYPE_CHECKING, Any, Final
 
 import msgpack
@@ -44,6 +52,9 @@ CLOSE_GOING_AWAY: Final = 1001
 # who asked meanwhile gets the same one, so a crowd arriving at once costs the owner one sync
 # per gap and the hub stays far below the owner's per-connection rate limit.
 SYNC_GAP_S: Final = 0.1
+# Broadcasts kept for spectators whose snapshot arrives after them (the snapshot comes over the
+# websocket, the broadcasts over Redis: either may be first).
+RECENT: Final = 256
 
 Waiter = tuple["Client", int | None, bool]  # who, its request's id, whether it is arriving
 
@@ -57,6 +68,14 @@ class Hub(OwnerLink):
         self.ws: ClientConnection | None = None
         self.task: asyncio.Task[None] | None = None
         self.members: dict[int, Client] = {}  # conn -> spectator receiving the broadcasts
+        self.floor: dict[int, int] = {}  # conn -> seq of its snapshot: only later broadcasts
+        self.last_seq: int | None = None  # the last broadcast passed on
+        self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)
+        # Snapshots the owner sent everyone (a restore) at a seq whose broadcast has not come
+        # over Redis yet: passed on right after it, where a direct spectator gets them.
+        self.held: list[tuple[int, bytes]] = []
+        self.gaps = 0  # broadcasts that came out of turn (each cost one shared sync)
+        self.received = 0  # broadcasts received from the room's channel
         self.batch: list[Waiter] = []  # waiting for the next sync to be sent
         self.inflight: list[Waiter] | None = None  # answered by the sync in flight
         self.forwarded = 0  # frames received from the owner (each sent to every member)
@@ -96,6 +115,8 @@ class Hub(OwnerLink):
         if isinstance(answer, tc.Error):
             await self._close_ws()
             return answer.code
+        if isinstance(answer, tc.Snapshot):  # broadcasts from here on (a gap is a gap)
+            self.last_seq = max(answer.seq, self.last_seq or 0)
         self.task = asyncio.create_task(self._pump(), name=f"hub-{self.room_id}")
         return None
 
@@ -135,6 +156,7 @@ class Hub(OwnerLink):
 
     def remove(self, client: Client) -> None:
         self.members.pop(client.conn, None)
+        self.floor.pop(client.conn, None)
         self.batch = [w for w in self.batch if w[0] is not client]
         if self.inflight is not None:
             self.inflight = [w for w in self.inflight if w[0] is not client]
@@ -172,6 +194,53 @@ class Hub(OwnerLink):
                 error(ErrorCode.NOT_A_PLAYER, "Spectators cannot act in a match.", msg.id),
             )
 
+    def broadcast(self, data: bytes) -> None:
+        """A broadcast of the room (from its Redis channel, or from the owner's connection):
+        to every spectator here, in ``seq`` order; a gap makes everyone here sync once."""
+        try:
+            obj: Any = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        except Exception:
+            return
+        seq = obj.get("seq") if isinstance(obj, dict) else None
+        if not isinstance(seq, int):
+            return
+        if self.last_seq is not None and seq <= self.last_seq:
+            return  # already passed on (or older than what everyone here has)
+        self.received += 1
+        self.forwarded += 1
+        gap = self.last_seq is not None and seq != self.last_seq + 1
+        self.last_seq = seq
+        self.recent.append((seq, data))
+        if gap:
+            self.gaps += 1
+            self.held.clear()  # the sync below brings everyone up to date
+            log.info("hub %s: broadcast %d came out of turn; one sync for all", self.room_id, seq)
+            for client in list(self.members.values()):
+                self.remove(client)
+                self._ask(client, None, True)  # a snapshot without re, as a restart sends
+            return
+        server = self.node.server
+        for conn, member in list(self.members.items()):
+            if seq > self.floor.get(conn, -1):
+                server._send(member, data)
+        while self.held and self.held[0][0] <= seq:
+            self._to_members(self.held.pop(0)[1])
+
+    def _to_members(self, data: bytes) -> None:
+        server = self.node.server
+        for member in list(self.members.values()):
+            server._send(member, data)
+
+    def _admit(self, client: Client, seq: int) -> None:
+        """A spectator's snapshot (at ``seq``) is sent: the broadcasts after it, from now on
+        and any that came before the snapshot did."""
+        self.members[client.conn] = client
+        self.floor[client.conn] = seq
+        server = self.node.server
+        for s, data in self.recent:
+            if s > seq:
+                server._send(client, data)
+
     async def _pump(self) -> None:
         assert self.ws is not None
         server = self.node.server
@@ -180,21 +249,33 @@ class Hub(OwnerLink):
             async for data in self.ws:
                 if not isinstance(data, bytes):
                     continue
-                self.forwarded += 1
                 try:
                     obj: Any = msgpack.unpackb(data, raw=False, strict_map_key=False)
                 except Exception:
                     continue
-                re = obj.get("re") if isinstance(obj, dict) else None
+                if not isinstance(obj, dict):
+                    continue
+                re = obj.get("re")
                 if re is None:
-                    for member in list(self.members.values()):
-                        server._send(member, data)
-                    if isinstance(obj, dict) and obj.get("t") == "closing":
+                    kind = obj.get("t")
+                    if kind == "closing":
+                        for member in list(self.members.values()):
+                            server._send(member, data)
                         told = set(self.members)  # the owner's own goodbye reached them
                         return
+                    if kind == "snapshot":  # to everyone in the room (e.g. the match starts)
+                        self.forwarded += 1
+                        seq = obj.get("seq")
+                        if isinstance(seq, int) and (self.last_seq or 0) < seq:
+                            self.held.append((seq, data))  # after broadcast ``seq``
+                        else:
+                            self._to_members(data)
+                        continue
+                    self.broadcast(data)  # an owner that does not publish (or a rollout)
                     continue
                 if re != self._sync_id or self.inflight is None:
                     continue
+                self.forwarded += 1
                 answered, self.inflight = self.inflight, None
                 for client, their_re, joins in answered:
                     if their_re is None:
@@ -203,7 +284,7 @@ class Hub(OwnerLink):
                         obj["re"] = their_re
                     server._send(client, msgpack.packb(obj, use_bin_type=True))
                     if joins and obj.get("t") == "snapshot" and client.hub is self:
-                        self.members[client.conn] = client  # broadcasts from this snapshot on
+                        self._admit(client, int(obj.get("seq") or 0))
                 self._kick()
         except ConnectionClosed:
             pass
@@ -214,6 +295,7 @@ class Hub(OwnerLink):
             waiting = self.batch + (self.inflight or [])
             gone = list(self.members.values()) + [c for c, _, _ in waiting]
             self.members.clear()
+            self.floor.clear()
             self.batch, self.inflight = [], None
             closing = encode(
                 tc.Closing(reason="The server running your room went away; reconnect and rejoin.")

@@ -29,8 +29,17 @@ import redis.exceptions
 from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
+from server.cluster.fanout import Publisher, Subscriber
 from server.cluster.hub import Hub
+from server.cluster.limits import (
+    PASSWORD_FAILURES,
+    PASSWORD_WINDOW_MS,
+    Holdings,
+    RedisAttempts,
+)
+from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
+from server.cluster.stopping import cancel
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
 from server.store import StoreError
@@ -51,6 +60,7 @@ CLOSE_GOING_AWAY: Final = 1001
 SECRET_KEY: Final = "carom:secret"
 RELAY_HEADER: Final = "X-Carom-Relay"  # the cluster's secret: this connection is a relay
 CLIENT_HEADER: Final = "X-Carom-Client"  # … for a client connected from this address
+HUB_HEADER: Final = "X-Carom-Hub"  # … a hub: the room's broadcasts reach it over Redis
 
 
 class ClusterNode:
@@ -58,6 +68,10 @@ class ClusterNode:
         self.server = server
         self.config = config
         self.redis: aioredis.Redis = connect(config.redis_url)
+        # Everything else (fan-out, limits, quick match) on connections of its own: a burst of
+        # clients connecting (each counted against its address's cap) must never keep the
+        # leases from being renewed in time.
+        self.traffic: aioredis.Redis = connect(config.redis_url)
         url = config.public_url or f"ws://{server.config.host}:{server.port}/"
         self.directory = Directory(self.redis, config.node, url, config.lease_ms)
         self.leases = Leases(self.redis, config.node, self.directory.info.instance, config.lease_ms)
@@ -73,6 +87,21 @@ class ClusterNode:
         self._pending: set[asyncio.Task[Any]] = set()
         self._dropping: set[str] = set()  # rooms being dropped (not closed)
         self.hubs: dict[str, Hub] = {}  # room_id -> the hub serving our spectators of it
+        # Fan-out (server/cluster/fanout.py): our rooms' broadcasts published once for the
+        # other nodes' hubs, and the channels of the rooms our hubs watch.
+        self.publisher = Publisher(self.traffic, server)
+        self.subscriber = Subscriber(self.traffic, self._fanned_out)
+        self.hub_gaps = 0  # seq gaps seen by hubs that ended
+        # Limits across nodes (server/cluster/limits.py): connections per address, open rooms
+        # per identity and per address, counted over every live node.
+        self.holdings = Holdings(
+            self.traffic, config.node, self.directory.info.instance, config.lease_ms
+        )
+        self.conn_holds: dict[int, str] = {}  # connection -> its address's key
+        self.room_holds: dict[str, tuple[list[str], float]] = {}  # room -> keys, when taken
+        self.relayed_conns: set[int] = set()  # connections that are other nodes' relays
+        self.refused = 0  # connections and rooms refused by a cluster-wide cap
+        self.queue: ClusterQueue | None = None
         self._hub_lock = asyncio.Lock()
 
     # Life cycle ------------------------------------------------------------------------------
@@ -85,44 +114,138 @@ class ClusterNode:
             await self.redis.set(SECRET_KEY, secrets.token_hex(16), nx=True)
             value = await self.redis.get(SECRET_KEY)
             self.secret = value.decode() if isinstance(value, bytes) else str(value)
+            accounts = self.server.config.accounts
+            self.server.desk.by_name = RedisAttempts(
+                self.traffic,
+                "login",
+                accounts.name_failures,
+                int(accounts.name_window_s * 1000),
+            )
+            self.server.password_failures = {
+                kind: RedisAttempts(self.traffic, f"password-{kind}", cap, PASSWORD_WINDOW_MS)
+                for kind, cap in PASSWORD_FAILURES.items()
+            }
         except redis.exceptions.RedisError as exc:
-            await self.redis.aclose()
+            await self._close_clients()
             raise StoreError(f"cannot reach Redis at {self.config.redis_url} ({exc})") from None
         except NodeNameTaken as exc:
-            await self.redis.aclose()
+            await self._close_clients()
             raise StoreError(str(exc)) from None
         store = self.server.store
         assert store is not None
         await self._reseed()  # repairs the open set if Redis lost it
         await self.take_over()
         await self._beat()
+        self.publisher.start()
+        self.queue = ClusterQueue(self)  # quick match over the cluster
+        await self.queue.start()
+        self.server.desk.matchmaker = self.queue
         self._loop = asyncio.create_task(self._run(), name="cluster-node")
 
     async def stop(self) -> None:
         """After the server saved every room (its last write): release their leases so other
         nodes take them at once, and leave the directory."""
-        if self._loop is not None:
-            self._loop.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._loop
+        await cancel(self._loop)
         await asyncio.gather(*self._pending, return_exceptions=True)
+        if self.queue is not None:
+            await self.queue.stop()
         await asyncio.gather(*(r.close() for r in list(self.relays)), return_exceptions=True)
         await asyncio.gather(*(h.close() for h in list(self.hubs.values())), return_exceptions=True)
+        await self.publisher.stop()
+        await self.subscriber.stop()
         with contextlib.suppress(redis.exceptions.RedisError):
             for room_id in sorted(self.held):
                 await self.leases.release(room_id)
             self.held.clear()
+            await self.holdings.stop()
             await self.directory.leave()
+        await self._close_clients()
+
+    async def _close_clients(self) -> None:
         await self.redis.aclose()
+        await self.traffic.aclose()
 
     # Rooms -----------------------------------------------------------------------------------
-    async def claim(self, room_id: str) -> bool:
-        """Before a new room's first write: the lease (and its fencing token), and its place
-        in the open set."""
-        if not await self._acquire(room_id):
-            return False
+    async def claim(self, room_id: str, client: Client) -> str | None:
+        """Before a new room's first write: the room caps over the whole cluster (why not, a
+        sentence), then the lease (and its fencing token) and its place in the open set."""
+        refusal = await self.take_room(room_id, client)
+        if refusal is not None:
+            return refusal
+        if not await self._acquire(room_id):  # 2^40 ids: never seen
+            raise RuntimeError(f"room id {room_id} is already held")
         await self.directory.opened(room_id)
+        return None
+
+    async def claim_quick(self, room_id: str, creator: str | None) -> None:
+        """A quick match's room (server/cluster/queue.py): its lease before its first write,
+        so that the other player's node finds it at once; counted for its creator."""
+        if not await self._acquire(room_id):  # 2^40 ids: never seen
+            raise RuntimeError(f"room id {room_id} is already held")
+        await self.directory.opened(room_id)
+        await self._hold_room(room_id, creator)
+
+    # Limits across nodes (server/cluster/limits.py) ----------------------------------------
+    async def take_room(self, room_id: str, client: Client) -> str | None:
+        """Count a new room against its creator's and its address's caps over every node:
+        None when within both, else why not (nothing counted then)."""
+        cfg = self.server.config
+        assert client.player_id is not None
+        by_identity, by_address = f"rooms:identity:{client.player_id}", f"rooms:addr:{client.addr}"
+        try:
+            held = await self.holdings.take(by_identity, cfg.max_rooms_per_identity)
+            if held is not None:
+                self.refused += 1
+                return (
+                    f"You already have {held} open rooms; at most "
+                    f"{cfg.max_rooms_per_identity} per player."
+                )
+            if await self.holdings.take(by_address, cfg.max_rooms_per_address) is not None:
+                self.holdings.give(by_identity)
+                self.refused += 1
+                return f"At most {cfg.max_rooms_per_address} open rooms from one address."
+        except (redis.exceptions.RedisError, OSError) as exc:
+            self._unreachable(exc)  # each node's own caps still hold
+            return None
+        self.room_holds[room_id] = ([by_identity, by_address], time.monotonic())
+        return None
+
+    async def _hold_room(self, room_id: str, creator: str | None) -> None:
+        """A room we run that was not created here through ``claim`` (taken over, quick
+        match): counted for its creator, whatever the cap (it exists already)."""
+        if creator is None or room_id in self.room_holds:
+            return
+        key = f"rooms:identity:{creator}"
+        await self.holdings.add(key)
+        self.room_holds[room_id] = ([key], time.monotonic())
+
+    def _give_room(self, room_id: str) -> None:
+        keys, _ = self.room_holds.pop(room_id, ([], 0.0))
+        for key in keys:
+            self.holdings.give(key)
+
+    async def connection_opened(self, client: Client) -> bool:
+        """A new connection against its address's cap over every node (relays from other
+        nodes are counted there, as their client's); False: refuse it."""
+        if client.conn in self.relayed_conns:
+            return True
+        key = f"conns:addr:{client.addr}"
+        try:
+            held = await self.holdings.take(key, self.server.config.max_connections_per_address)
+        except (redis.exceptions.RedisError, OSError) as exc:
+            self._unreachable(exc)  # each node's own cap still holds
+            return True
+        if held is not None:
+            self.refused += 1
+            return False
+        self.conn_holds[client.conn] = key
         return True
+
+    def connection_closed(self, client: Client) -> None:
+        self.relayed_conns.discard(client.conn)
+        key = self.conn_holds.pop(client.conn, None)
+        if key is not None:
+            self.holdings.give(key)
 
     async def _acquire(self, room_id: str) -> bool:
         """The room's lease, and its token as the room's fence in PostgreSQL: from now on a
@@ -156,6 +279,7 @@ class ClusterNode:
     def closed(self, room_id: str) -> None:
         """The room's closing is written: it leaves the open set, then its lease is released."""
         self._unfence(room_id)
+        self._give_room(room_id)  # (dropped: the node running it now counts it)
         if room_id in self._dropping:  # not closed: dropped (see drop), it runs elsewhere
             return
 
@@ -202,6 +326,7 @@ class ClusterNode:
                 self._unfence(room_id)
                 continue
             self.server._add_actor(room)
+            await self._hold_room(room_id, room.creator)
             taken += 1
         if taken:
             self.taken_over += taken
@@ -254,6 +379,12 @@ class ClusterNode:
 
     async def _beat(self) -> None:
         actors = dict(self.server.rooms)
+        self.publisher.prune()
+        await self.holdings.beat()
+        # Rooms counted by claim whose creation then failed (their first write): given back.
+        for room_id, (_, since) in list(self.room_holds.items()):
+            if room_id not in actors and time.monotonic() - since > 10:
+                self._give_room(room_id)
         lost = await self.leases.renew([r for r in actors if r in self.held])
         self._last_renewed = time.monotonic()
         # A room opened without claim() (quick match's rooms): claim it now.
@@ -261,6 +392,7 @@ class ClusterNode:
             for room_id in [r for r in actors if r not in self.held]:
                 if await self._acquire(room_id):
                     await self.directory.opened(room_id)
+                    await self._hold_room(room_id, actors[room_id].room.creator)
                 else:
                     lost.add(room_id)
         except DatabaseUnavailable as exc:  # fenced at the next beat; presence goes on
@@ -329,6 +461,9 @@ class ClusterNode:
             return
         self.server.trusted_peers.add(client.addr)
         client.addr = request.headers.get(CLIENT_HEADER, client.addr)[:64]
+        self.relayed_conns.add(client.conn)
+        if request.headers.get(HUB_HEADER) is not None:
+            self.publisher.hub_conns.add(client.conn)
 
     async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
         """If another live node runs the room, relay the client there (or answer why not);
@@ -401,12 +536,26 @@ class ClusterNode:
                     self,
                     msg.room_id,
                     url,
-                    {RELAY_HEADER: self.secret, CLIENT_HEADER: "cluster"},
+                    {
+                        RELAY_HEADER: self.secret,
+                        CLIENT_HEADER: "cluster",
+                        HUB_HEADER: self.config.node,
+                    },
                 )
-                code = await hub.open()
-                if code is not None:
-                    return code
+                # Listed first (a previous hub's unsubscribing leaves the channel alone then),
+                # and subscribed before it spectates: no broadcast after its snapshot is missed.
                 self.hubs[msg.room_id] = hub
+                try:
+                    await self.subscriber.subscribe(msg.room_id)
+                    code = await hub.open()
+                except (redis.exceptions.RedisError, OSError) as exc:
+                    self._unreachable(exc)
+                    code = ErrorCode.UNAVAILABLE.value
+                if code is not None:
+                    if self.hubs.get(msg.room_id) is hub:
+                        del self.hubs[msg.room_id]
+                    self._unsubscribe(msg.room_id)
+                    return code
         if client.closing or client.room is not None or client.relay is not None:
             return None
         client.hub = hub
@@ -431,11 +580,29 @@ class ClusterNode:
             return
         del self.hubs[hub.room_id]
         self._spawn(hub.close())
+        self._unsubscribe(hub.room_id)
 
     def hub_ended(self, hub: Hub) -> None:
         if self.hubs.get(hub.room_id) is hub:
             del self.hubs[hub.room_id]
+            self._unsubscribe(hub.room_id)
         self.forwarded += hub.forwarded
+        self.hub_gaps += hub.gaps
+
+    def _unsubscribe(self, room_id: str) -> None:
+        """Leave the room's channel, unless a new hub for it came meanwhile."""
+        self._spawn(self.subscriber.unsubscribe(room_id, lambda: room_id in self.hubs))
+
+    def _fanned_out(self, room_id: str, data: bytes) -> None:
+        """A broadcast published by the room's owner: to our hub for it."""
+        hub = self.hubs.get(room_id)
+        if hub is not None and hub.ws is not None:
+            hub.broadcast(data)
+
+    def fan_out(self, conns: tuple[int, ...], data: bytes) -> tuple[int, ...]:
+        """For the lobby's delivery: the connections to send ``data`` to one by one, once the
+        broadcast is published for the hubs among them (server/cluster/fanout.py)."""
+        return self.publisher.route(conns, data)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -463,6 +630,8 @@ class ClusterNode:
         forwarded = self.forwarded + sum(r.forwarded_in + r.forwarded_out for r in self.relays)
         forwarded += sum(h.forwarded for h in self.hubs.values())
         watching = sum(len(h.members) for h in self.hubs.values())
+        gaps = self.hub_gaps + sum(h.gaps for h in self.hubs.values())
+        pub = self.publisher
         node = self.config.node.replace("\\", "\\\\").replace('"', '\\"')
         return (
             f'carom_cluster_rooms{{node="{node}"}} {len(self.server.rooms)}\n'
@@ -474,4 +643,10 @@ class ClusterNode:
             f'carom_cluster_hubs{{node="{node}"}} {len(self.hubs)}\n'
             f'carom_cluster_hub_spectators{{node="{node}"}} {watching}\n'
             f'carom_cluster_forwarded_total{{node="{node}"}} {forwarded}\n'
+            f'carom_cluster_fanout_published_total{{node="{node}"}} {pub.published}\n'
+            f'carom_cluster_fanout_dropped_total{{node="{node}"}} {pub.dropped}\n'
+            f'carom_cluster_fanout_lag_seconds{{node="{node}"}} {pub.lag_s:.6f}\n'
+            f'carom_cluster_fanout_received_total{{node="{node}"}} {self.subscriber.received}\n'
+            f'carom_cluster_fanout_gaps_total{{node="{node}"}} {gaps}\n'
+            f'carom_cluster_limit_refusals_total{{node="{node}"}} {self.refused}\n'
         )

@@ -12,9 +12,9 @@ The relay ends when the owner says the client ``left``, refuses the entry, or go
 last case the client is told to reconnect (``closing``, then 1001), exactly as when its own
 node drains, and it rejoins with its seat token wherever the room runs then.
 
-Costs (docs/cluster.md): one extra connection on the owner per forwarded client, and one hop;
-a room watched from many nodes still costs its owner one send per spectator (fan-out over Redis,
-one publish per message, is not built).
+Costs (docs/cluster.md): one extra connection on the owner per forwarded client, and one hop.
+Spectators of public rooms are not relayed one by one: a hub per node serves them, fed by one
+Redis publish per broadcast (server/cluster/hub.py, server/cluster/fanout.py).
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from typing import Any, ClassVar, Self, TypeVar, Union, get_args, get_origin
@@ -48,8 +48,100 @@ def hints(cls: type) -> dict[str, Any]:
     return {f.name: resolved[f.name] for f in fields(cls)}
 
 
+Decoder = Callable[[object, str], Any]
+
+
 def decode_value(tp: Any, value: object, path: str) -> Any:
     """``value`` (fresh off msgpack) as a value of type ``tp``; BadField naming ``path``."""
+    return decoder(tp)(value, path)
+
+
+def _int_value(value: object, path: str) -> Any:
+    if type(value) is not int:
+        return _slow(int, value, path)
+    if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:
+        raise BadField(f"{path} is too large: {value}", field=path)
+    return value
+
+
+def _float_value(value: object, path: str) -> Any:
+    kind = type(value)
+    if kind is float:
+        if not math.isfinite(value):  # type: ignore[arg-type]
+            raise BadField(f"{path} must be a finite number, got {value!r}", field=path)
+        return value
+    if kind is int:
+        if not -MAX_SAFE_INT <= value <= MAX_SAFE_INT:  # type: ignore[operator]
+            raise BadField(f"{path} is too large: {value}", field=path)
+        return value  # an int stays an int: v1 sends zeros as 0 and re-encodes them so
+    return _slow(float, value, path)
+
+
+def _str_value(value: object, path: str) -> Any:
+    if type(value) is str and len(value) <= STR_MAX:
+        return value
+    return _slow(str, value, path)
+
+
+def _bool_value(value: object, path: str) -> Any:
+    if type(value) is bool:
+        return value
+    return _slow(bool, value, path)
+
+
+@cache
+def decoder(tp: Any) -> Decoder:
+    """A function decoding values of type ``tp``, built once per type (decoding walks the same
+    few types over and over); the general case and every error message are :func:`_slow`."""
+    if tp is int:
+        return _int_value
+    if tp is float:
+        return _float_value
+    if tp is str:
+        return _str_value
+    if tp is bool:
+        return _bool_value
+    origin = get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        args = get_args(tp)
+        rest = [x for x in args if x is not type(None)]
+        if len(rest) == 1 and len(args) == 2:  # ``X | None``
+            inner = decoder(rest[0])
+
+            def optional(value: object, path: str) -> Any:
+                return None if value is None else inner(value, path)
+
+            return optional
+    if origin is tuple:
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            item = decoder(args[0])
+
+            def seq(value: object, path: str) -> Any:
+                if not isinstance(value, list | tuple):
+                    return _slow(tp, value, path)
+                return tuple(item(v, f"{path}[{i}]") for i, v in enumerate(value))
+
+            return seq
+    if origin in (Mapping, dict):
+        _, vt = get_args(tp)
+        val = decoder(vt)
+
+        def mapping(value: object, path: str) -> Any:
+            if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
+                return _slow(tp, value, path)
+            return {k: val(v, f"{path}.{k}") for k, v in value.items()}
+
+        return mapping
+
+    def general(value: object, path: str) -> Any:
+        return _slow(tp, value, path)
+
+    return general
+
+
+def _slow(tp: Any, value: object, path: str) -> Any:
+    """The general case (unions, fixed tuples, views, messages) and the error messages."""
     origin = get_origin(tp)
     if origin is Union or origin is types.UnionType:
         args = get_args(tp)
@@ -126,31 +218,52 @@ def _decode_tagged(classes: list[Any], value: object, path: str) -> Any:
     raise BadField(f"{path}.t must be one of {known}, got {t!r}", field=f"{path}.t")
 
 
+_PLAIN = frozenset({type(None), bool, int, float, str})
+
+
 def encode_value(value: Any) -> Wire:
     """The msgpack form of a typed value (views become maps; tuples stay arrays)."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
+    if type(value) in _PLAIN or isinstance(value, bool | int | float | str):
+        return value  # type: ignore[no-any-return]
     to_wire = getattr(value, "to_wire", None)
     if to_wire is not None:
         return to_wire()  # type: ignore[no-any-return]
     if isinstance(value, tuple | list):
+        if all(type(v) in _PLAIN for v in value):
+            return list(value)
         return [encode_value(v) for v in value]
     if isinstance(value, Mapping):
         return {k: encode_value(v) for k, v in value.items()}
     raise TypeError(f"no wire form for {type(value).__name__}")
 
 
+@cache
+def plan(cls: Any) -> tuple[tuple[str, str, bool, bool], ...]:
+    """Per field of ``cls``: its name, its wire name, whether it is required (no default) and
+    whether it is flat; computed once per class."""
+    wire_names: Mapping[str, str] = getattr(cls, "WIRE", {})
+    flat: frozenset[str] = getattr(cls, "FLAT", frozenset())
+    return tuple(
+        (
+            f.name,
+            wire_names.get(f.name, f.name),
+            f.default is MISSING and f.default_factory is MISSING,
+            f.name in flat,
+        )
+        for f in fields(cls)
+    )
+
+
 def fields_to_wire(obj: Any, out: dict[str, Wire]) -> dict[str, Wire]:
     """Every required field (null included) and every optional field that is not None, under
     its wire name; ``FLAT`` fields merge their own map into ``out``."""
-    wire_names: Mapping[str, str] = obj.WIRE
-    flat: frozenset[str] = obj.FLAT
-    for f in fields(obj):
-        value = getattr(obj, f.name)
-        if f.name in flat:
+    kind: Any = type(obj)
+    for name, wire, required, flat in plan(kind):
+        value = getattr(obj, name)
+        if flat:
             out.update(value.to_wire())
-        elif value is not None or (f.default is MISSING and f.default_factory is MISSING):
-            out[wire_names.get(f.name, f.name)] = encode_value(value)
+        elif value is not None or required:
+            out[wire] = encode_value(value)
     return out
 
 
@@ -158,24 +271,21 @@ def fields_from_wire(cls: Any, obj: Mapping[Any, Any], path: str) -> dict[str, A
     """Keyword arguments for ``cls`` from a decoded map; ``path`` prefixes field names in
     errors (empty for a message's own fields)."""
     kwargs: dict[str, Any] = {}
-    wire_names: Mapping[str, str] = cls.WIRE
-    flat: frozenset[str] = cls.FLAT
     types_ = hints(cls)
-    for f in fields(cls):
-        tp = types_[f.name]
-        if f.name in flat:
-            kwargs[f.name] = tp.from_wire(obj, path)
+    for name, wire, required, flat in plan(cls):
+        tp = types_[name]
+        if flat:
+            kwargs[name] = tp.from_wire(obj, path)
             continue
-        wire = wire_names.get(f.name, f.name)
         where = f"{path}.{wire}" if path else wire
         if wire not in obj:
-            if f.default is MISSING and f.default_factory is MISSING:
+            if required:
                 raise BadField(f"{where} is required", field=where)
             continue
         value = obj[wire]
-        if value is None and f.default is not MISSING:
+        if value is None and not required:
             continue  # an optional field sent as null: "not given"
-        kwargs[f.name] = decode_value(tp, value, where)
+        kwargs[name] = decoder(tp)(value, where)
     return kwargs
 
 

@@ -24,6 +24,7 @@ from shared.rules.actions import (
     TimeOut,
 )
 from shared.rules.codec import state_from_dict, state_to_dict
+from shared.rules.game import check_stroke
 from shared.rules.options import DEFAULT_DISTANCE, Discipline, MatchOptions
 from shared.rules.referee import (
     apply,
@@ -81,6 +82,7 @@ __all__ = [
     "TimeOut",
     "Verdict",
     "apply",
+    "check_stroke",
     "cue_ball",
     "judge",
     "lag_balls",

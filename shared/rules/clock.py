@@ -11,12 +11,12 @@ from shared.rules.actions import Disconnected, Reconnected, Resume, TimeOut
 from shared.rules.game import (
     break_chosen,
     bump,
+    check_stroke,
     clock_ms,
     end_inning,
     finish,
     need_phase,
     put,
-    ready_to_shoot,
     respot_frozen_free_game,
     turn_calls,
 )
@@ -26,7 +26,7 @@ from shared.table import BallName, Point
 
 
 def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, Verdict]:
-    ready_to_shoot(state, action.seat, now)
+    check_stroke(state, action.seat, now)
     if state.options.practice:
         raise IllegalAction("wrong_phase", "There are no time-outs in practice.")
     if state.visit_strokes > 0:

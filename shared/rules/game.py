@@ -263,7 +263,10 @@ def need_phase(state: MatchState, phase: Phase) -> None:
         )
 
 
-def ready_to_shoot(state: MatchState, seat: Seat, now: int) -> None:
+def check_stroke(state: MatchState, seat: Seat, now: int) -> None:
+    """Whether ``seat`` may strike at ``now``: the phase, the turn, the balls at rest (R-PLAY-4)
+    and the shot clock (R-CLOCK-1). Raises :class:`IllegalAction`; the server asks this before
+    it simulates anything, and the referee asks it again when the result comes back."""
     if state.phase is Phase.TIMEOUT:
         raise IllegalAction("wrong_phase", "A time-out is running; resume first.")
     need_phase(state, Phase.PLAY)

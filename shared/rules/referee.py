@@ -38,6 +38,7 @@ from shared.rules.game import (
     begin_set,
     break_chosen,
     bump,
+    check_stroke,
     clock_ms,
     cue_ball,
     duration_ms,
@@ -45,7 +46,6 @@ from shared.rules.game import (
     finish,
     need_phase,
     put,
-    ready_to_shoot,
     respot_frozen_free_game,
     turn_calls,
 )
@@ -312,7 +312,7 @@ def judge(
 
 
 def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[MatchState, Verdict]:
-    ready_to_shoot(state, action.seat, now)
+    check_stroke(state, action.seat, now)
     result = action.result
     cue = cue_ball(state)
     if set(result.strokes) != {cue} or result.strokes[cue] != action.stroke:
@@ -400,7 +400,7 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
 
 
 def _respot(state: MatchState, action: Respot, now: int) -> tuple[MatchState, Verdict]:
-    ready_to_shoot(state, action.seat, now)
+    check_stroke(state, action.seat, now)
     table = state.options.table_spec
     cue = cue_ball(state)
     contact = contact_of(state.balls, cue, table)

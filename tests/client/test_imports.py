@@ -31,3 +31,27 @@ def test_headless_client_imports_no_window_toolkit(module: str) -> None:
 @pytest.mark.parametrize("module", ["client.bot_cli", "client.watch"])
 def test_cli_modules_are_light(module: str) -> None:
     assert _imported(module, ("arcade", "pyglet", "pymunk", "websockets", "asyncio")) == []
+
+
+def test_the_client_uses_no_server_internals_but_the_launcher() -> None:
+    """The client talks to servers over the protocol only; the one server module it may import
+    is the documented launcher (server/process.py) that ``make play`` and the local game use to
+    start a server process. Read from the source, so a lazy import inside a function counts."""
+    import ast
+    from pathlib import Path
+
+    allowed = {"server.process"}
+    found: dict[str, set[str]] = {}
+    root = Path(__file__).resolve().parents[2] / "client"
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            names: list[str] = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            for name in names:
+                if name == "server" or name.startswith("server."):
+                    found.setdefault(name, set()).add(path.name)
+    assert set(found) <= allowed, {k: v for k, v in found.items() if k not in allowed}
+    assert found, "the launcher is used (make play starts a local server through it)"

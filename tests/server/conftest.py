@@ -12,6 +12,24 @@ from server.lobby import GameServer
 from server.process import ServerProcess
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``CAROM_TEST_STORE=postgresql`` (``make test-postgresql``, run by CI after ``make
+    test``): only the tests whose server is this file's ``server`` fixture, i.e. the ones the
+    store changes. The rest would run exactly as in ``make test``: pure cores, their own SQLite
+    servers, and test_store.py, which runs every test on both stores already."""
+    if os.environ.get("CAROM_TEST_STORE") != "postgresql":
+        return
+    keep, drop = [], []
+    for item in items:
+        path = str(getattr(item, "path", ""))
+        uses = "server" in getattr(item, "fixturenames", ())
+        on_file = path.endswith("test_store.py")
+        (keep if uses and not on_file and "/tests/server/" in path else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 @pytest.fixture
 async def server(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[GameServer]:
     """A real server on a free loopback port with a fresh SQLite file. Physics runs on the event

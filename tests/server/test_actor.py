@@ -11,8 +11,8 @@ import os
 import time
 from pathlib import Path
 
-from server.actor import shift_clocks
 from server.process import ServerProcess
+from server.room import shift_clocks
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts

@@ -1,4 +1,5 @@
-"""End to end: a real server on loopback, real websocket clients, the real referee and physics."""
+"""End to end: a real server on loopback, real websocket clients, the real referee and physics;
+and the sans-I/O room core driven by hand (more of it, whole matches, in test_room_core.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
-from tests.server.wire import Wire, find_scoring_stroke
+from tests.server.wire import Wire
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=5)
 
@@ -58,98 +59,6 @@ async def _lag(alice: Wire, bob: Wire, carol: Wire) -> int:
     return lag.winner
 
 
-@pytest.mark.slow
-async def test_two_players_and_a_spectator_play_a_three_cushion_game(url: str) -> None:
-    alice, bob, carol, _ = await _seated_room(url)
-    players = {0: alice, 1: bob}
-
-    # A spectator can never act (R-PLAY-3: only the seated players strike); nothing changes.
-    before = await _snapshot(carol)
-    err = await carol.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
-    assert err.code == "not_a_player"
-    await _assert_unchanged(carol, before)
-
-    winner = await _lag(alice, bob, carol)
-    w, lo = players[winner], players[1 - winner]
-    assert (await lo.refused(ts.ChooseBreak(breaker="me"))).code == "not_your_turn"  # R-LAG-7
-    await w.send(ts.ChooseBreak(breaker="me"))
-    turn = await carol.expect(tc.Turn, where=lambda m: m.phase == "play")
-    assert turn.shooter == winner and turn.deadline_ms is not None
-
-    # A stroke out of turn is refused and changes nothing.
-    before = await _snapshot(carol)
-    assert (
-        await lo.refused(ts.Stroke(cue=CueParams(direction=10.0, speed=1.0)))
-    ).code == "not_your_turn"
-    await _assert_unchanged(carol, before)
-
-    # R-CLOCK-1 / R-FOUL-CLOCK: the breaker lets the 5 s clock run out: foul, the turn passes.
-    foul = await carol.expect(tc.Call, timeout=8, where=lambda m: m.code == "foul")
-    assert "clock" in foul.text
-    turn = await carol.expect(tc.Turn, where=lambda m: m.shooter == 1 - winner)
-    snap = await _snapshot(carol)
-    assert snap.match.innings[winner] == 1 and snap.match.score == (0, 0)
-
-    # The other player misses gently; while the balls roll nobody may strike (R-PLAY-4).
-    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
-    await lo.send(miss)
-    played = await carol.expect(tc.StrokePlayed, timeout=5)
-    assert played.shooter == 1 - winner and played.result.points == 0
-    assert played.rest_ms > played.start_ms
-    before = await _snapshot(carol)
-    assert before.in_motion is not None and before.in_motion.rest_ms == played.rest_ms
-    moving = await w.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
-    assert moving.code == "balls_moving"
-    await _assert_unchanged(carol, before)  # R-PLAY-4: refused before anything is simulated
-    await asyncio.sleep(max(0.0, played.rest_ms / 1000 - time.time()) + 0.05)
-
-    # The breaker scores with a stroke found by simulating from the snapshot positions.
-    snap = await _snapshot(carol)
-    assert snap.match.shooter == winner
-    stroke, _ = find_scoring_stroke(snap.match, OPTIONS)
-    await w.send(stroke)
-    scored = await carol.expect(tc.StrokePlayed, timeout=5)
-    assert scored.result.points == 1 and scored.shooter == winner
-    # R-END-2: the breaker reached the distance; the other player gets the equalizing inning.
-    eq = await carol.expect(tc.Turn, where=lambda m: m.shooter == 1 - winner)
-    await asyncio.sleep(max(0.0, scored.rest_ms / 1000 - time.time()) + 0.05)
-    snap = await _snapshot(carol)
-    assert snap.match.equalizing is True and eq.deadline_ms is not None
-    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
-    await lo.send(miss)
-    over = await carol.expect(tc.GameOver, timeout=8)
-    assert over.winner == winner and over.reason == "distance"
-    assert over.scoresheet.match[winner].points == 1
-
-    # Everyone saw the same strokes, in the same order, with the same seq and scoresheet.
-    for p in (alice, bob):
-        await p.expect(tc.GameOver, timeout=5)
-    logs = [
-        [m for m in x.log if isinstance(m, tc.StrokePlayed | tc.GameOver | tc.LagResult)]
-        for x in (alice, bob, carol)
-    ]
-    assert logs[0] == logs[1] == logs[2]
-    assert len([m for m in logs[2] if isinstance(m, tc.StrokePlayed)]) == 3
-    for x in (alice, bob, carol):
-        seqs = [m.seq for m in x.broadcasts()]  # type: ignore[attr-defined]
-        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "a gap in seq"
-
-    # The finished match is stored with its strokes: the replay browser can show it.
-    found = await alice.request(ts.ListMatches(), tc.Matches)
-    assert found.matches[0].match_id == over.match_id and found.matches[0].winner == winner
-    assert alice.welcome is not None and carol.welcome is not None
-    mine = await alice.request(ts.ListMatches(player_id=alice.welcome.player_id), tc.Matches)
-    assert [m.match_id for m in mine.matches] == [over.match_id]
-    watched = await carol.request(ts.ListMatches(player_id=carol.welcome.player_id), tc.Matches)
-    assert watched.matches == ()  # a spectator played no match
-    assert over.match_id is not None
-    replay = await carol.request(ts.GetReplay(match_id=over.match_id), tc.Replay)
-    assert replay.finished and replay.scoresheet == over.scoresheet
-    strokes = [s for s in replay.strokes if s.kind == "stroke"]
-    assert [s.body for s in strokes] == [m for m in logs[2] if isinstance(m, tc.StrokePlayed)]
-    assert [s.kind for s in replay.strokes] == ["lag", "clock", "stroke", "stroke", "stroke"]
-
-
 async def _to_play(url: str, **options: object) -> tuple[Wire, Wire, Wire, str, int]:
     """A seated room past the lag, with the lag winner to break; returns its seat."""
     alice = await Wire.open(url, "alice")
@@ -170,114 +79,65 @@ async def _to_play(url: str, **options: object) -> tuple[Wire, Wire, Wire, str, 
     return alice, bob, carol, rid, winner
 
 
-async def test_a_dropped_player_rejoins_with_the_seat_token_and_plays_on(url: str) -> None:
-    alice, bob, carol, rid, breaker = await _to_play(url, shot_clock_s=30, grace_s=60)
-    players = [alice, bob]
-    shooter = players[breaker]
-    await shooter.close()
-    # R-END-5: the room hears of it, with the grace deadline; the shot clock pauses.
-    status = await carol.expect(tc.PlayerStatus, where=lambda m: m.status == "disconnected")
-    assert status.seat == breaker and status.grace_until_ms is not None
-    # (The lag's turns also had no deadline once both lag strokes were in, R-LAG-3.)
-    paused = await carol.expect(
-        tc.Turn, where=lambda m: m.phase == "play" and m.deadline_ms is None
-    )
-    assert paused.shooter == breaker
-    snap = await _snapshot(carol)
-    assert snap.match.paused_ms > 25_000 and snap.room.seats[breaker].connected is False
-
-    # Nobody else can take the seat: a fresh connection without the token, or with a wrong one.
-    mallory = await Wire.open(url, "mallory")
-    assert (await mallory.refused(ts.Join(room_id=rid))).code == "room_full"
-    bad = await mallory.refused(ts.Rejoin(room_id=rid, seat_token="x" * 32))
-    assert bad.code == "bad_token"
+async def test_a_match_over_the_wire_reaches_everyone_alike_and_is_stored(url: str) -> None:
+    """The wiring end to end: sockets, the actor, the physics, the store and replays. (The
+    referee's play through the room, clocks and graces included, is in test_room_core.py,
+    with a fake clock.)"""
+    alice, bob, carol, rid = await _seated_room(url)
+    # A spectator can never act (R-PLAY-3); nothing changes, nothing is broadcast.
+    before = await _snapshot(carol)
     assert (
-        await mallory.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
-    ).code == "not_in_room"
-
-    # The same player on a new connection, same identity token, same seat token.
-    back = await Wire.open(url, "alice" if breaker == 0 else "bob", token=shooter.welcome.token)
-    assert back.welcome.player_id == shooter.welcome.player_id
-    joined = await back.request(ts.Rejoin(room_id=rid, seat_token=shooter.seat_token), tc.Joined)
-    assert joined.seat == breaker
-    await back.expect(tc.Snapshot)
-    up = await carol.expect(
-        tc.PlayerStatus, where=lambda m: m.status == "connected" and m.seat == breaker
-    )
-    assert up.grace_until_ms is None
-    resumed = await carol.expect(tc.Turn, where=lambda m: m.deadline_ms is not None)
-    assert resumed.shooter == breaker
-    # And plays on: a gentle stroke is simulated and refereed.
-    snap = await _snapshot(back)
-    assert snap.seat == breaker
-    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
-    await back.send(miss)
-    played = await carol.expect(tc.StrokePlayed, timeout=5)
-    assert played.shooter == breaker
-
-
-@pytest.mark.parametrize("how", ["drops", "leaves"])
-async def test_a_player_who_stays_away_forfeits(url: str, how: str) -> None:
-    alice, bob, carol, _, breaker = await _to_play(url, shot_clock_s=30, grace_s=1)
-    away = [alice, bob][1 - breaker]
-    if how == "leaves":
-        await away.request(ts.Leave(), tc.Left)
-    else:
-        await away.close()
-    status = await carol.expect(
-        tc.PlayerStatus, where=lambda m: m.seat == 1 - breaker and m.status != "connected"
-    )
-    assert status.status == ("left" if how == "leaves" else "disconnected")
-    over = await carol.expect(tc.GameOver, timeout=5)
-    assert over.winner == breaker and over.reason == "forfeit"  # R-END-5
-
-
-async def test_a_second_connection_of_the_same_player_cannot_act_without_the_seat(
-    url: str,
-) -> None:
-    alice, bob, carol, rid, breaker = await _to_play(url, shot_clock_s=30)
-    shooter = [alice, bob][breaker]
-    twin = await Wire.open(url, "twin", token=shooter.welcome.token)  # same identity, no seat
+        await carol.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
+    ).code == "not_a_player"
+    await _assert_unchanged(carol, before)
+    # A second connection of a seated player, without the seat, cannot act either.
+    assert alice.welcome is not None
+    twin = await Wire.open(url, "twin", token=alice.welcome.token)
     assert (
         await twin.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
     ).code == "not_in_room"
     await twin.request(ts.Spectate(room_id=rid), tc.Snapshot)
-    assert (
-        await twin.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
-    ).code == "not_a_player"
     assert (await twin.refused(ts.Concede())).code == "not_a_player"
-    snap = await _snapshot(carol)
-    assert snap.match.phase == "play" and snap.match.shooter == breaker
 
-
-async def test_time_out_resume_concede_and_rematch(url: str) -> None:
-    alice, bob, carol, _, breaker = await _to_play(url, shot_clock_s=30, timeout_s=60)
-    players = [alice, bob]
-    shooter, other = players[breaker], players[1 - breaker]
-    # R-TIMEOUT-1: only the shooter, at the start of an inning; it pauses the shot clock.
-    assert (await other.refused(ts.TimeOut())).code == "not_your_turn"
-    await shooter.send(ts.TimeOut())
-    call = await carol.expect(tc.Call, where=lambda m: m.code == "time_out")
-    assert call.text
-    snap = await _snapshot(carol)
-    assert snap.match.phase == "timeout" and snap.match.timeouts_left[breaker] == 0
-    assert (
-        await shooter.refused(ts.Stroke(cue=CueParams(direction=0.0, speed=1.0)))
-    ).code == "wrong_phase"
-    await shooter.send(ts.Resume())
-    await carol.expect(tc.Call, where=lambda m: m.code == "resume")
-    await carol.expect(tc.Turn, where=lambda m: m.phase == "play" and m.deadline_ms is not None)
-    assert (await shooter.refused(ts.TimeOut())).code == "no_timeouts_left"
-    # R-END-5: conceding loses; the spectator hears it with the scoresheet.
-    await other.send(ts.Concede())
+    await carol.expect(tc.Turn, where=lambda m: m.phase == "lag")
+    await alice.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
+    lag = await carol.expect(tc.LagResult, timeout=10)
+    assert lag.winner is not None and set(lag.trajectory.paths) == {"white", "yellow", "red"}
+    # R-END-5: the lag's loser concedes while the balls still roll.
+    await (alice, bob)[1 - lag.winner].send(ts.Concede())
     over = await carol.expect(tc.GameOver)
-    assert over.winner == breaker and over.reason == "concede"
-    # Both ask for a rematch: a fresh match, the other player breaks with the white.
-    await shooter.send(ts.Rematch())
-    await other.send(ts.Rematch())
-    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.match.phase == "play")
-    assert fresh.match.shooter == 1 - breaker and fresh.match.score == (0, 0)
-    assert fresh.room.match_id != over.match_id
+    assert over.winner == lag.winner and over.reason == "concede"
+    for p in (alice, bob):
+        await p.expect(tc.GameOver)
+    logs = [
+        [m for m in x.log if isinstance(m, tc.GameOver | tc.LagResult)] for x in (alice, bob, carol)
+    ]
+    assert logs[0] == logs[1] == logs[2] == [lag, over]
+    for x in (alice, bob, carol):
+        seqs = [m.seq for m in x.broadcasts()]  # type: ignore[attr-defined]
+        assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "a gap in seq"
+
+    # The finished match is stored with its strokes: the replay browser can show it.
+    found = await alice.request(ts.ListMatches(), tc.Matches)
+    assert found.matches[0].match_id == over.match_id
+    assert found.matches[0].winner == lag.winner
+    mine = await alice.request(ts.ListMatches(player_id=alice.welcome.player_id), tc.Matches)
+    assert [m.match_id for m in mine.matches] == [over.match_id]
+    assert carol.welcome is not None
+    watched = await carol.request(ts.ListMatches(player_id=carol.welcome.player_id), tc.Matches)
+    assert watched.matches == ()  # a spectator played no match
+    assert over.match_id is not None
+    replay = await carol.request(ts.GetReplay(match_id=over.match_id), tc.Replay)
+    assert replay.finished and replay.scoresheet == over.scoresheet
+    assert [s.kind for s in replay.strokes] == ["lag"]
+    assert replay.strokes[0].body.trajectory == lag.trajectory  # type: ignore[union-attr]
+
+    # Both ask for a rematch: everyone gets the fresh match, with a new id.
+    await alice.send(ts.Rematch())
+    await bob.send(ts.Rematch())
+    fresh = await carol.expect(tc.Snapshot, where=lambda m: m.room.match_id != over.match_id)
+    assert fresh.match.score == (0, 0) and fresh.match.phase in ("lag", "play")
 
 
 async def test_frozen_ball_respot_in_practice(url: str) -> None:
@@ -421,6 +281,42 @@ def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     fx = back.simulated(run_job(rerun), 5_100)
     assert [log.kind for log in fx.strokes] == ["lag"]  # decided and stored
     assert back.state.phase is rules.Phase.BREAK_CHOICE and back.state.lag_winner is not None
+
+
+def test_core_owns_its_persistence_form_and_draws_match_ids() -> None:
+    """Issue 11: the room core writes and reads its own row (to_record/from_record) and draws
+    the match id itself, so the snapshot everyone gets at the start already names the match;
+    broadcasts get consecutive seqs on copies (messages are frozen, nothing is patched)."""
+    from server.room import SEQ_GAP_ON_RESTORE
+
+    ids = iter([7_001, 7_002])
+    room = Room(
+        "r1",
+        ts.CreateRoom(discipline="three_cushion", shot_clock_s=30, private=True, password="pw"),
+        1_000,
+        password_hash="scrypt-hash",
+        match_ids=lambda: next(ids),
+    )
+    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    fx = room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_100)
+    assert fx.new_match and room.match_id == 7_001
+    assert room.snapshot(0).room.match_id == 7_001
+    seqs = [m.seq for _, m in fx.sends if getattr(m, "seq", None) is not None]
+    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))) and seqs[-1] == room.seq
+    room.handle(a, ts.Stroke(cue=CueParams(direction=0.0, speed=1.5)), 1_200)
+
+    record = room.to_record()
+    assert record.match_id == 7_001 and record.seq == room.seq and record.private
+    assert "password" not in record.options and record.password_hash == "scrypt-hash"
+    assert [s and s["token_hash"] for s in record.seats] == ["h0", "h1"]
+    record.updated_ms = 1_200
+    back = Room.from_record(record, 4_200)  # down for 3 s
+    assert back.match_id == 7_001 and back.seq == room.seq + SEQ_GAP_ON_RESTORE
+    assert back.state.lag_strokes == room.state.lag_strokes  # the hidden lag stroke survives
+    assert [h and (h.player_id, h.conn) for h in back.seats] == [("pa", None), ("pb", None)]
+    assert back.state.connected == (False, False)  # everyone rejoins with a seat token
+    assert back.to_record().state == back.to_record().state  # a stable form
 
 
 def test_core_chat_has_a_budget_per_room_shared_by_everyone() -> None:

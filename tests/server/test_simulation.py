@@ -53,3 +53,63 @@ async def test_a_dead_worker_fails_its_stroke_and_is_replaced() -> None:
         assert again.result.final == ok.result.final  # deterministic across processes
     finally:
         await pool.shutdown()
+
+
+def _lag(n: int) -> SimJob:
+    from shared.rules.placement import lag_position
+
+    white, yellow, red = lag_position(MATCH)
+    balls = {"white": white, "yellow": yellow, "red": red}
+    strokes = {"white": Stroke(0.0, 1.4), "yellow": Stroke(0.0, 1.6)}
+    return SimJob(n, "lag", "match", balls, strokes, None, None, 0)
+
+
+async def test_a_stroke_overtakes_the_lags_already_in_the_workers_pipe() -> None:
+    """A start burst: 60 lags are handed to the one worker, then a stroke. The worker runs
+    the stroke next instead of after every lag (before, it read its pipe in order; the server
+    kept only 16 jobs in it, and at 2 000 rooms that limit left strokes waiting ~1.4 s)."""
+    pool = PhysicsPool(1)
+    try:
+        await pool.warm_up()
+        done: list[str] = []
+
+        async def run(job: SimJob) -> None:
+            out = await pool.run(job)
+            assert out.result is not None, out.failure
+            done.append(job.kind)
+
+        lags = [asyncio.create_task(run(_lag(i))) for i in range(1, 61)]
+        await asyncio.sleep(0)  # every lag is written to the pipe first
+        await asyncio.gather(run(_job(100)), *lags)
+        assert len(done) == 61
+        assert done.index("stroke") < 10, done  # behind at most the few already taken in
+    finally:
+        await pool.shutdown()
+
+
+def test_the_worker_queues_what_it_reads_strokes_first() -> None:
+    import pickle
+
+    from server.worker import HEADER, Inbox
+
+    r, w = os.pipe()
+    try:
+        os.set_blocking(r, False)
+        frames = b""
+        for key, job in ((1, _lag(1)), (2, _lag(2)), (3, _job(3)), (4, _lag(4)), (5, _job(5))):
+            data = pickle.dumps((key, job))
+            frames += HEADER.pack(len(data)) + data
+        os.write(w, frames[:-7])  # the last frame is cut: it waits for the rest
+        inbox = Inbox(r)
+        inbox.take_in(0.0)
+        assert [inbox.next()[0] for _ in range(4)] == [3, 1, 2, 4]  # type: ignore[index]
+        assert inbox.next() is None and not inbox.eof
+        os.write(w, frames[-7:])
+        os.close(w)
+        w = -1
+        inbox.take_in(None)
+        assert inbox.next()[0] == 5 and inbox.eof  # type: ignore[index]
+    finally:
+        os.close(r)
+        if w != -1:
+            os.close(w)

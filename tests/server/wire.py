@@ -143,7 +143,14 @@ def find_scoring_stroke(
 ) -> tuple[ts.Stroke, float]:
     """The first stroke on a fixed grid that the referee scores (or, with ``score=False``, that
     misses), found by simulating with the server's own physics from the snapshot positions."""
-    state = state_from_view(match, options)
+    return stroke_for(state_from_view(match, options), options, score)
+
+
+def stroke_for(
+    state: rules.MatchState, options: rules.MatchOptions, score: bool = True
+) -> tuple[ts.Stroke, float]:
+    """:func:`find_scoring_stroke` from a referee state (tests that drive the room core)."""
+    state = replace(state, deadline_ms=None, resting_at_ms=0)  # tried at time 0: at rest, no clock
     cue = rules.cue_ball(state)
     table = options.table_spec
     grid = (

@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from client.app.model import CALL_SHOW_MS, GameModel
-from client.app.scenes import BALLS_AT_REST, NOW_MS, demo_trajectory
+from client.app.scenes import (
+    BALLS_AT_REST,
+    NOW_MS,
+    demo_trajectory,
+    match_at,
+    room_view,
+    snapshot,
+    stroke_played,
+    wire,
+)
+from shared.protocol import to_client as tc
+from shared.protocol import views as pv
 
 
 class Clock:
@@ -17,52 +30,32 @@ class Clock:
 
 
 def seated(clock: Clock, offset: float = 0.0) -> GameModel:
+    """Seat 0 to play, 30 s on the clock: the server's own messages, the match a real state's
+    ``match_view`` (client/app/scenes.py)."""
     m = GameModel(now_local_ms=clock)
-    m.apply(
-        {
-            "t": "welcome",
-            "v": 1,
-            "player_id": "p1",
-            "token": "t",
-            "server_time_ms": clock.ms + offset,
-        }
-    )
-    m.apply({"t": "joined", "room_id": "r1", "seat": 0, "seat_token": "s"})
-    m.apply(
-        {
-            "t": "snapshot",
-            "seq": 1,
-            "room": {"room_id": "r1", "options": {"discipline": "three_cushion"}, "players": []},
-            "match": {
-                "phase": "play",
-                "shooter": 0,
-                "balls": {b: list(p) for b, p in BALLS_AT_REST.items()},
-                "score": [3, 1],
-                "deadline_ms": clock.ms + offset + 30_000,
-            },
-        }
-    )
+    now = int(clock.ms + offset)
+    m.apply(wire(tc.Welcome(v=1, player_id="p1", token="t", server_time_ms=now)))
+    m.apply(wire(tc.Joined(room_id="demo", seat=0, seat_token="s")))
+    match = match_at(BALLS_AT_REST, score=(3, 1), deadline_ms=now + 30_000)
+    m.apply(snapshot(room_view(), match, 0))
     return m
 
 
-def stroke_msg(start_ms: float, seq: int = 2) -> dict[str, object]:
+def stroke_msg(start_ms: float, seq: int = 2) -> dict[str, Any]:
+    """A ``stroke_played`` as the room broadcasts it (a miss: seat 1 plays next)."""
     traj = demo_trajectory()
-    final = {b: [s[-1].pos[0], s[-1].pos[1]] for b, s in traj.items()}
-    return {
-        "t": "stroke_played",
-        "seq": seq,
-        "shooter": 0,
-        "stroke": {},
-        "start_ms": start_ms,
-        "trajectory": traj,
-        "events": [
-            {"t": 0.0, "kind": "strike", "balls": ["white"], "speeds": [3.0]},
-            {"t": 0.5, "kind": "ball_cushion", "balls": ["white"], "speeds": [1.2]},
-            {"t": 1.5, "kind": "ball_ball", "balls": ["white", "red"], "speeds": [0.8, 0.0]},
-        ],
-        "result": {"points": 0, "calls": [{"code": "miss", "text": "Two cushions"}]},
-        "match": {"phase": "play", "shooter": 1, "balls": final, "score": [3, 1]},
-    }
+    final = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in traj.items()}
+    rest = int(start_ms) + int(1000 * max(s[-1].t0 for s in traj.values()))
+    events = (
+        pv.EventView(t=0.0, kind="strike", balls=("white",), speeds=(3.0,)),
+        pv.EventView(t=0.5, kind="ball_cushion", balls=("white",), speeds=(1.2,)),
+        pv.EventView(t=1.5, kind="ball_ball", balls=("white", "red"), speeds=(0.8, 0.0)),
+    )
+    after = match_at(final, shooter=1, score=(3, 1), deadline_ms=None)
+    played = stroke_played(
+        traj, int(start_ms), rest, after, seq=seq, calls=(("miss", "Two cushions"),), events=events
+    )
+    return wire(played)
 
 
 def test_clock_offset_from_welcome_turns_server_deadlines_into_seconds_left() -> None:

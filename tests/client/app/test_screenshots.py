@@ -227,7 +227,7 @@ def test_at_rest_each_call_is_drawn_exactly_once_off_the_cloth(
     # No ball is covered: each is drawn in its colour where the stroke left it.
     msg, _ = scored_stroke()
     r = lay.ball_radius_px
-    for ball, segs in msg["trajectory"].items():  # type: ignore[attr-defined]
+    for ball, segs in msg.trajectory.segments().items():
         sx, sy = lay.to_screen(segs[-1].pos[0], segs[-1].pos[1])
         assert close(dominant(shots[scene], sx, sy, 0.7 * r), render.BALL_COLOURS[ball]), ball
 

@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -41,12 +42,17 @@ def _url(node: GameServer) -> str:
 
 
 @asynccontextmanager
-async def _nodes(pg_url: str, redis_url: str, *names: str) -> AsyncIterator[list[GameServer]]:
+async def _nodes(
+    pg_url: str, redis_url: str, *names: str, **settings: Any
+) -> AsyncIterator[list[GameServer]]:
+    """Nodes of one cluster on this test's loop (``settings``: more ServerConfig fields)."""
     started: list[GameServer] = []
     try:
         for name in names:
             cluster = ClusterConfig(redis_url, name, "", lease_ms=LEASE_MS, takeover_s=0.2)
-            node = GameServer(ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster))
+            node = GameServer(
+                ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster, **settings)
+            )
             await node.start()
             started.append(node)
         yield started
@@ -391,3 +397,123 @@ async def test_a_private_room_is_watched_from_another_node_with_its_password(
         dan = await Wire.open(_url(b), "dan")
         await dan.request(ts.Spectate(room_id=rid, password="open sesame"), tc.Snapshot)
         assert b.cluster is not None and not b.cluster.hubs and len(b.cluster.relays) == 1
+
+
+def _metric(text: str, name: str, node: str) -> float:
+    prefix = f'{name}{{node="{node}"}} '
+    (line,) = [x for x in text.splitlines() if x.startswith(prefix)]
+    return float(line[len(prefix) :])
+
+
+async def test_a_broadcast_is_published_once_whatever_the_number_of_watching_nodes(
+    pg_url: str, redis_url: str
+) -> None:
+    """Spectators on two other nodes than the room's: each broadcast costs the owner one
+    Redis publish (its /metrics), and every spectator sees the players' seq stream."""
+    async with _nodes(pg_url, redis_url, "a", "b", "c") as (a, b, c):
+        ann = await Wire.open(_url(a), "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+
+        async def published() -> float:
+            text = await asyncio.to_thread(_get, f"http://127.0.0.1:{a.port}/metrics")
+            return _metric(text, "carom_cluster_fanout_published_total", "a")
+
+        async def chat(lines: int, tag: str, watchers: list[Wire]) -> tuple[int, float]:
+            """``lines`` chat lines from Ann, seen by everyone: broadcasts made, publishes."""
+            first = (await ann.request(ts.Sync(), tc.Snapshot)).seq
+            before = await published()
+            for i in range(lines):
+                await ann.send(ts.Chat(text=f"{tag} {i}"))
+            last = f"{tag} {lines - 1}"
+            for w in [ann, *watchers]:
+                await w.expect(tc.ChatLine, where=lambda m: m.text == last)
+            await _until(lambda: a.cluster is not None and not a.cluster.publisher._outbox.qsize())
+            made = (await ann.request(ts.Sync(), tc.Snapshot)).seq - first
+            return made, await published() - before
+
+        on_b = [await Wire.open(_url(b), f"bfan{i}") for i in range(3)]
+        for w in on_b:
+            await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        made, publishes = await chat(8, "one", on_b)  # (the room's chat budget: 10 at once)
+        assert made == 8 and publishes == 8  # one node watching: one publish a line
+        await asyncio.sleep(2.0)  # the chat budget refills
+
+        on_c = [await Wire.open(_url(c), f"cfan{i}") for i in range(3)]
+        for w in on_c:
+            await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        made, publishes = await chat(8, "two", on_b + on_c)
+        assert made == 8 and publishes == 8  # two nodes watching: still one a line
+        assert b.cluster is not None and c.cluster is not None
+        assert len(b.cluster.hubs) == len(c.cluster.hubs) == 1
+        hub_conns = [x for x in a.clients.values() if x.conn in a.cluster.publisher.hub_conns]  # type: ignore[union-attr]
+        assert len(hub_conns) == 2  # b's hub and c's hub: the owner's only links to them
+
+        # The same seq stream everywhere, from the moment the last spectator came in.
+        def stream(w: Wire) -> list[tuple[str, int]]:
+            return [(m.TYPE, m.seq) for m in w.broadcasts()]  # type: ignore[attr-defined]
+
+        start = min(q for _, q in stream(on_c[-1]))
+        streams = [[x for x in stream(w) if x[1] >= start] for w in [ann, *on_b, *on_c]]
+        assert len(streams[0]) >= 8
+        assert all(s == streams[0] for s in streams)
+        for node, name in ((b, "b"), (c, "c")):
+            text = await asyncio.to_thread(_get, f"http://127.0.0.1:{node.port}/metrics")
+            assert _metric(text, "carom_cluster_fanout_received_total", name) >= 8
+            assert _metric(text, "carom_cluster_fanout_gaps_total", name) == 0
+
+
+async def test_a_broadcast_lost_on_the_way_makes_the_hub_sync_its_spectators(
+    pg_url: str, redis_url: str
+) -> None:
+    """Pub/sub delivers at most once: while b's subscription is gone (as across a reconnect),
+    a broadcast is missed. The next one shows the gap; b's hub passes nothing out of order and
+    gets its spectators one fresh snapshot, from which they go on."""
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        assert b.cluster is not None
+        ann = await Wire.open(_url(a), "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        fans = [await Wire.open(_url(b), f"fan{i}") for i in range(2)]
+        for w in fans:
+            await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
+        await ann.send(ts.Chat(text="before"))
+        for w in fans:
+            await w.expect(tc.ChatLine, where=lambda m: m.text == "before")
+        await b.cluster.subscriber.unsubscribe(rid)  # the subscription is lost ...
+        await ann.send(ts.Chat(text="missed"))
+        await ann.expect(tc.ChatLine, where=lambda m: m.text == "missed")
+        await asyncio.sleep(0.2)  # (published, to nobody on b)
+        await b.cluster.subscriber.subscribe(rid)  # ... and made again
+        await ann.send(ts.Chat(text="after"))
+        for w in fans:  # a snapshot nobody asked for: the hub's one sync for all
+            snap = await w.expect(tc.Snapshot, where=lambda m: m.re is None, timeout=5)
+            assert snap.seq >= 3
+        assert b.cluster.hubs[rid].gaps == 1
+        await ann.send(ts.Chat(text="then"))
+        for w in fans:
+            await w.expect(tc.ChatLine, where=lambda m: m.text == "then", timeout=5)
+            texts = [m.text for m in w.log if isinstance(m, tc.ChatLine)]
+            assert "missed" not in texts and "before" in texts
+            seqs = [m.seq for m in w.broadcasts()]  # type: ignore[attr-defined]
+            assert seqs == sorted(seqs) and len(set(seqs)) == len(seqs)  # never out of order
+
+
+async def test_a_spectator_arriving_as_the_last_one_leaves_still_gets_the_broadcasts(
+    pg_url: str, redis_url: str
+) -> None:
+    """The last spectator on b leaves (its hub closes and leaves the room's channel) and
+    another one arrives at once: the new hub's subscription is not undone by the old one's
+    leaving."""
+    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+        ann = await Wire.open(_url(a), "ann")
+        rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id
+        await ann.request(ts.Join(room_id=rid), tc.Joined)
+        for round_ in range(5):
+            fan = await Wire.open(_url(b), f"fan{round_}")
+            await fan.request(ts.Spectate(room_id=rid), tc.Snapshot)
+            await ann.send(ts.Chat(text=f"line {round_}"))
+            await fan.expect(tc.ChatLine, where=lambda m, r=round_: m.text == f"line {r}")
+            await fan.send(ts.Leave())  # and the next one comes at once
+        assert b.cluster is not None
+        await _until(lambda: not b.cluster.hubs and not b.cluster.subscriber.rooms)  # type: ignore[union-attr]
