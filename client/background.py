@@ -18,8 +18,8 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 from client.session import Event, Session
-from shared.protocol import to_client as tc
 from client.state import TableState
+from shared.protocol import to_client as tc
 
 T = TypeVar("T")
 

@@ -10,15 +10,18 @@ from __future__ import annotations
 import logging
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import arcade
 from pyglet.event import EventDispatcher
 
-from client.app.model import GameModel
+from client.app.model import GameModel, Held
 from client.app.sound import Sounds
 from client.app.standing import StandingState
+from client.session import Event
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
 
@@ -37,7 +40,7 @@ class Network(Protocol):
 
     def send(self, msg: ClientMessage) -> None: ...
 
-    def drain(self) -> list[dict[str, Any]]: ...
+    def drain(self) -> list[Event]: ...
 
     def close(self) -> None: ...
 
@@ -58,7 +61,9 @@ class Controller:
         self.url: str | None = None
         self._join_created = False  # join the next room_created (create-and-join, practice)
         self._join_password: str | None = None
-        self.on_message: list[Any] = []  # extra listeners (msg) -> None, e.g. the CLI driver
+        self.on_message: list[
+            Callable[[Event], None]
+        ] = []  # extra listeners (msg) -> None, e.g. the CLI driver
         self.local: Any = None  # ``LocalGame`` when ``carom play`` runs its own server
         self._local_checked = 0.0
         self.after_draw: list[Any] = []  # (view) -> None after each frame is drawn (capture)
@@ -130,10 +135,10 @@ class Controller:
         self._check_local()
         # A stroke's held consequences come due when its balls rest, network or not.
         folded = self.model.release_due()
-        for msg in self.net.drain() if self.net is not None else []:
-            folded.extend(self.model.apply(msg))
+        for event in self.net.drain() if self.net is not None else []:
+            folded.extend(self.model.apply(event))
             for listener in self.on_message:
-                listener(msg)
+                listener(event)
         for msg in folded:
             self._react(msg)
 
@@ -163,18 +168,17 @@ class Controller:
         fn = getattr(self.net, "held_seats", None)
         return dict(fn()) if callable(fn) else {}
 
-    def _react(self, msg: dict[str, Any]) -> None:
+    def _react(self, msg: Held) -> None:
         """Screen changes follow what the model has folded (so the results screen waits for
         the last stroke's balls to rest)."""
-        t = msg.get("t")
-        if t == "room_created" and self._join_created:
+        if isinstance(msg, tc.RoomCreated) and self._join_created:
             self._join_created = False
-            self.send(ts.Join(room_id=msg["room_id"], password=self._join_password))
-        elif t == "snapshot" and not self._on("table") and self.model.phase != "over":
+            self.send(ts.Join(room_id=msg.room_id, password=self._join_password))
+        elif isinstance(msg, tc.Snapshot) and not self._on("table") and self.model.phase != "over":
             self.show_table()
-        elif t == "game_over":
+        elif isinstance(msg, tc.GameOver):
             self.show_results()
-        elif t == "replay":
+        elif isinstance(msg, tc.Replay):
             self.show_replay(msg)
 
     def drawn(self, view: arcade.View) -> None:
@@ -206,7 +210,7 @@ class Controller:
 
         self.window.show_view(ResultsView(self))
 
-    def show_replay(self, msg: dict[str, Any]) -> None:
+    def show_replay(self, msg: tc.Replay) -> None:
         from client.app.replay_view import ReplayView
 
         self.window.show_view(ReplayView(self, msg))

@@ -14,9 +14,11 @@ import queue
 from typing import Any
 
 from client.background import BackgroundSession
-from client.session import ServerError
+from client.session import Event, ServerError
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
+from shared.protocol.to_client import TEXT_MAX
 
 # Requests whose answer the UI needs as a message (the session returns it to the caller).
 _ANSWERED = (ts.ListRooms, ts.CreateRoom, ts.Sync, ts.Place)
@@ -26,9 +28,9 @@ class Bridge:
     def __init__(self, url: str, name: str, **session_kwargs: Any) -> None:
         self.url = url
         self.bg = BackgroundSession(url, name, **session_kwargs)
-        self._local: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._local: queue.SimpleQueue[Event] = queue.SimpleQueue()
 
-    def start(self, timeout: float = 15.0) -> dict[str, Any]:
+    def start(self, timeout: float = 15.0) -> tc.Welcome:
         """Connect and greet (raises OSError when nobody answers at ``url``)."""
         return self.bg.start(timeout)
 
@@ -74,13 +76,13 @@ class Bridge:
         code = getattr(exc, "code", None) or type(exc).__name__
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         # The code stays in the data (and the log); the screen shows a sentence for it.
-        self._local.put({"t": "error", "code": str(code), "message": str(message), "request": t})
+        self._local.put(tc.Error(code=str(code)[:64], message=str(message)[:TEXT_MAX]))
 
     def held_seats(self) -> dict[str, str]:
         """room id → seat token of the seats this identity holds (read from its file)."""
         return self.bg.session.held_seats()
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self) -> list[Event]:
         out = self.bg.drain()
         while True:
             try:

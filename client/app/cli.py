@@ -9,10 +9,14 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shared.protocol import DISCIPLINES  # the wire names, one list
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+
+if TYPE_CHECKING:
+    from client.session import Event
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -125,9 +129,9 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
         controller.send(ts.Spectate(room_id=args.spectate, password=None))
     elif local is not None:
 
-        def on_message(msg: dict[str, Any]) -> None:
-            if msg.get("t") == "room_created" and local.bot is None:
-                local.start_bot(str(msg["room_id"]), args.level)
+        def on_message(msg: Event) -> None:
+            if isinstance(msg, tc.RoomCreated) and local.bot is None:
+                local.start_bot(msg.room_id, args.level)
 
         controller.on_message.append(on_message)
         controller.create_and_join({"discipline": args.discipline})

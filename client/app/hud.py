@@ -90,13 +90,13 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
         name = model.player_name(seat)
         status = ""
         for p in model.players():
-            if p.get("seat") == seat and p.get("status") not in (None, "connected"):
-                status = f"  ({p['status']})"
+            if p.seat == seat and p.status not in (None, "connected"):
+                status = f"  ({p.status})"
         me = "  (you)" if model.seat == seat else ""
         labels.draw(
             f"name{seat}", name + me + status, panel.left + 44, panel.top - 30, 14, TEXT, bold=True
         )
-        score = model.stat("score", seat, 0)
+        score = model.score(seat)
         labels.draw(
             f"score{seat}",
             str(score),
@@ -108,31 +108,23 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
             "top",
             bold=True,
         )
-        run = (
-            model.current_run(seat)
-            if (model.match or {}).get("current_run", 0) is not None
-            else None
-        )
         line = (
-            f"Inn {_fmt(model.stat('innings', seat, 0))}"
-            f"   Avg {_fmt_avg(model.stat('average', seat))}"
-            f"   HR {_fmt(model.stat('high_run', seat, 0))}   Run {_fmt(run)}"
+            f"Inn {_fmt(model.innings(seat))}"
+            f"   Avg {_fmt_avg(model.average(seat))}"
+            f"   HR {_fmt(model.high_run(seat))}   Run {_fmt(model.current_run(seat))}"
         )
         if not model.practice:
-            line += f"   T/O {_fmt(model.stat('timeouts_left', seat, '–'))}"
+            line += f"   T/O {_fmt(model.timeouts_left(seat))}"
         labels.draw(f"stats{seat}", line, panel.left + 16, panel.bottom + 14, 12, DIM)
     draw_shot_clock(layout, model, labels)
-    opts = (model.room or {}).get("options") or {}
-    distance = opts.get("distance") if isinstance(opts, dict) else None
-    distance = distance or (model.match or {}).get("distance")
+    distance = model.distance
     title = discipline_title(model.discipline)
     if distance:
         title += f" · {distance}"
-    m = model.match or {}
-    sets = m.get("sets")
-    if isinstance(sets, int) and sets > 1:  # R-END-4
-        won = m.get("sets_won") or [0, 0]
-        title += f" · set {m.get('set', 1)} of {sets} ({won[0]}–{won[1]})"
+    m = model.match
+    if m is not None and m.sets > 1:  # R-END-4
+        won = m.sets_won
+        title += f" · set {m.set} of {m.sets} ({won[0]}–{won[1]})"
     labels.draw("disc", title, sb.cx, sb.bottom + 8, 10, DIM, "center", "bottom")
     rtt = model.state.rtt_ms
     ping = f"ping {rtt:.0f} ms" if rtt is not None else ""
@@ -147,14 +139,14 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
 def zone_text(model: GameModel) -> str:
     """R-ZONE-CALL: the object balls' shared zone, whether its restriction is armed, and
     whether a ball straddles a line; and R-END-2's equalizing inning."""
-    zones = (model.match or {}).get("zones") or []
-    parts = ["equalizing inning"] if (model.match or {}).get("equalizing") else []
-    for z in zones:
-        if not isinstance(z, dict):
-            continue
-        state = "in, second" if z.get("armed") else "in"
-        line = " · on the line" if z.get("on_line") else ""
-        parts.append(f"{z.get('name', 'zone')}: {state}{line}")
+    m = model.match
+    if m is None:
+        return ""
+    parts = ["equalizing inning"] if m.equalizing else []
+    for z in m.zones or ():
+        state = "in, second" if z.armed else "in"
+        line = " · on the line" if z.on_line else ""
+        parts.append(f"{z.name}: {state}{line}")
     return "   ".join(parts)
 
 
@@ -167,13 +159,13 @@ def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> No
         text = {"timeout": "T/O", "over": "END", "waiting": "…"}.get(phase, "")
         labels.draw("clock", text, cx, cy, 16, DIM, "center", "center", bold=True)
         return
-    opts = (model.room or {}).get("options") or {}
+    opts = None if model.room is None else model.room.options
     if phase == "timeout":  # R-TIMEOUT-1: the time-out's own countdown, in its own colour
-        total = float(opts.get("timeout_s") or 60)
+        total = float(opts.timeout_s if opts is not None and opts.timeout_s else 60)
         col = CLOCK_TIMEOUT
         labels.draw("clock_to", "time-out", cx, cy - 24, 9, DIM, "center", "center")
     else:
-        total = float(opts.get("shot_clock_s") or 30)
+        total = float(opts.shot_clock_s if opts is not None and opts.shot_clock_s else 30)
         col = clock_colour(left)
         labels.draw("clock_to", "", cx, cy - 24, 9, DIM, "center", "center")
     frac = max(0.0, min(1.0, left / total))
@@ -290,7 +282,7 @@ def draw_spectator_panel(
     layout: TableLayout, model: GameModel, labels: Labels, chat_draft: str | None
 ) -> None:
     c = layout.controls
-    n = (model.room or {}).get("spectators", 0)
+    n = 0 if model.room is None else model.room.spectators
     labels.draw(
         "spec", f"Spectating · {n} watching", c.left + 24, c.top - 22, 13, ACCENT, bold=True
     )

@@ -23,6 +23,7 @@ from client.app.widgets import (
 from client.app.words import error_text
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_server as ts
+from shared.protocol.views import MatchRow, RoomSummary
 from shared.table import TABLES
 
 if TYPE_CHECKING:
@@ -154,10 +155,7 @@ class LobbyView(arcade.View):
         """What the lobby shows that changes without input (``app.GameWindow`` skips frames
         whose key is unchanged; input always draws the next one)."""
         m = self.controller.model
-        rooms = tuple(
-            (r.get("room_id"), r.get("phase"), str(r.get("players")), r.get("spectators"))
-            for r in m.rooms
-        )
+        rooms = tuple((r.room_id, r.phase, r.players, r.spectators) for r in m.rooms)
         return (rooms, len(m.matches), self.status, tuple(sorted(self.held)), self.window.size)
 
     @property
@@ -178,7 +176,7 @@ class LobbyView(arcade.View):
             self.controller.send(ts.ListRooms())
             self.held = self.controller.held_seats()
 
-    def _room(self) -> dict[str, Any] | None:
+    def _room(self) -> RoomSummary | None:
         rooms = self.controller.model.rooms
         if self.selected is None or not 0 <= self.selected < len(rooms):
             self.status = "select a room first"
@@ -191,18 +189,18 @@ class LobbyView(arcade.View):
             return
         if _mine(room, self.held):
             # Our seat in a match under way: take it back with the kept seat token.
-            rid = room["room_id"]
+            rid = room.room_id
             self.controller.send(ts.Rejoin(room_id=rid, seat_token=self.held[rid]))
             self.status = "rejoining your match…"
             return
         pw = self.room_password.value or None
-        self.controller.send(ts.Join(room_id=room["room_id"], password=pw))
+        self.controller.send(ts.Join(room_id=room.room_id, password=pw))
 
     def spectate(self) -> None:
         room = self._room()
         if room is not None:
             pw = self.room_password.value or None
-            self.controller.send(ts.Spectate(room_id=room["room_id"], password=pw))
+            self.controller.send(ts.Spectate(room_id=room.room_id, password=pw))
 
     def open_matches(self) -> None:
         self.browsing = True
@@ -219,7 +217,7 @@ class LobbyView(arcade.View):
         if self.selected is None or not 0 <= self.selected < len(matches):
             self.status = "select a match first"
             return
-        self.controller.send(ts.GetReplay(match_id=int(matches[self.selected]["match_id"])))
+        self.controller.send(ts.GetReplay(match_id=matches[self.selected].match_id))
         self.status = "fetching the replay…"
 
     def open_create(self) -> None:
@@ -245,7 +243,7 @@ class LobbyView(arcade.View):
             self.refresh()
         err = self.controller.model.last_error
         if err is not None:
-            self.status = error_text(str(err.get("code")), str(err.get("message") or ""))
+            self.status = error_text(err.code, err.message)
             self.controller.model.last_error = None
 
     def on_draw(self) -> None:
@@ -380,48 +378,44 @@ PHASES = {
 }
 
 
-def _mine(room: dict[str, Any], held: dict[str, str]) -> bool:
+def _mine(room: RoomSummary, held: dict[str, str]) -> bool:
     """A room where we hold a seat in a match under way (we left it, or our window closed)."""
-    return str(room.get("room_id")) in held and room.get("phase") not in ("waiting", "over")
+    return room.room_id in held and room.phase not in ("waiting", "over")
 
 
-def _room_cells(room: dict[str, Any], held: dict[str, str] | None = None) -> tuple[str, ...]:
-    players = room.get("players")
-    pcount = sum(1 for p in players if p) if isinstance(players, list) else players
-    phase = str(room.get("phase", "?"))
-    note = "private" if room.get("private") else ""
+def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[str, ...]:
+    pcount = sum(1 for p in room.players if p)
+    note = "private" if room.private else ""
     if _mine(room, held or {}):
         note = "your match — rejoin"
     return (
-        str(room.get("room_id", "?")),
-        discipline_title(str(room.get("discipline", "?"))),
-        str(room.get("distance", "–")),
+        room.room_id,
+        discipline_title(room.discipline),
+        str(room.distance),
         f"{pcount}/2",
-        str(room.get("spectators", 0)),
-        PHASES.get(phase, phase.replace("_", " ")),
+        str(room.spectators),
+        PHASES.get(room.phase, room.phase.replace("_", " ")),
         note,
     )
 
 
-def _match_cells(m: dict[str, Any]) -> tuple[str, ...]:
-    # ``matches[].players``: {player_id, name} per seat (docs/protocol.md MatchRow)
-    players = [str(p["name"]) if isinstance(p, dict) else "–" for p in m.get("players") or []]
-    sheet = m.get("scoresheet") or {}
-    lines = sheet.get("match") if isinstance(sheet, dict) else None
+def _match_cells(m: MatchRow) -> tuple[str, ...]:
+    players = [p.name for p in m.players]
     score = "–"
-    if isinstance(lines, list) and len(lines) == 2:
-        score = f"{lines[0].get('points', 0)}–{lines[1].get('points', 0)}"
-    winner = m.get("winner")
+    if m.scoresheet is not None:
+        lines = m.scoresheet.match
+        score = f"{lines[0].points}–{lines[1].points}"
+    winner = m.winner
     result = (
         f"{players[winner]} won"
-        if isinstance(winner, int) and winner < len(players)
-        else str(m.get("reason") or "draw").replace("_", " ")
+        if winner is not None and winner < len(players)
+        else (m.reason or "draw").replace("_", " ")
     )
     return (
-        f"#{m.get('match_id')}",
-        discipline_title(str(m.get("discipline", "?"))),
+        f"#{m.match_id}",
+        discipline_title(m.discipline),
         " v ".join(players),
         score,
-        str(m.get("strokes", "?")),
+        str(m.strokes),
         result,
     )

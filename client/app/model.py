@@ -1,9 +1,10 @@
 """The game model the views draw: the tracked room and match, the stroke being animated, the
 server clock, the referee's calls and the chat.
 
-Pure state (no arcade, no asyncio): the network bridge feeds it protocol messages (as the wire
-maps, PROTOCOL.md) on the UI thread; tests build it by hand. ``now_ms`` is injectable so a test or
-a screenshot can freeze the clock at any moment of a stroke.
+Pure state (no arcade, no asyncio): the network bridge feeds it protocol messages (decoded once
+into ``shared.protocol`` objects with typed views, and the session's ``Link`` events) on the UI
+thread; tests and scenes feed it the server's own message objects. ``now_ms`` is injectable so
+a test or a screenshot can freeze the clock at any moment of a stroke.
 """
 
 from __future__ import annotations
@@ -11,17 +12,33 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, cast
+from dataclasses import dataclass, field, replace
+from typing import cast
 
 from client.app.motion import IDENTITY, BallPose, Quat, StrokeMotion, resting_pose
 from client.app.words import error_text, plain
+from client.session import Event, Link
 from client.state import TableState
 from shared.physics.types import Segment
-from shared.protocol.views import ball_of
+from shared.protocol import to_client as tc
+from shared.protocol.views import (
+    CallView,
+    EventView,
+    MatchRow,
+    MatchView,
+    RoomSummary,
+    RoomView,
+    Trajectory,
+    ball_of,
+)
 from shared.table import BALLS, MATCH, BallName, TableSpec, table_by_name
 
 log = logging.getLogger(__name__)
+
+Segments = dict[BallName, tuple[Segment, ...]]
+# What the model holds back while a stroke rolls: room broadcasts, and a late arrival's calls
+# (from the rolling stroke's result, shown at rest).
+Held = Event | CallView
 
 CALL_SHOW_MS = 3500  # how long a referee call stays on screen as a banner
 CHAT_SHOW_MS = 12_000  # how long a chat line stays over a player's table
@@ -64,70 +81,64 @@ class Animation:
         return self.t_at(server_ms) >= self.motion.duration
 
 
-def trajectory_segments(obj: Any) -> dict[BallName, tuple[Segment, ...]]:
-    """Wire trajectory → segments. Already-decoded mappings of Segments pass through; wire maps
-    go through ``shared.physics.decode_trajectory`` (the physics owns the wire format)."""
-    if isinstance(obj, Mapping) and all(
-        isinstance(v, Sequence) and all(isinstance(s, Segment) for s in v) for v in obj.values()
-    ):
-        return {k: tuple(v) for k, v in obj.items()}
-    from shared.physics import decode_trajectory
-
-    decoded: Mapping[BallName, Sequence[Segment]] = decode_trajectory(obj)
-    return {k: tuple(v) for k, v in decoded.items()}
+def trajectory_segments(obj: Trajectory | Mapping[BallName, Sequence[Segment]]) -> Segments:
+    """A stroke's trajectory as segments: the wire view decodes through the physics (which owns
+    the format); already-decoded segments pass through."""
+    if isinstance(obj, Trajectory):
+        return obj.segments()
+    return {k: tuple(v) for k, v in obj.items()}
 
 
-def _contacts(events: Sequence[Any]) -> tuple[Contact, ...]:
+def _contacts(events: Sequence[EventView]) -> tuple[Contact, ...]:
     out = []
-    for ev in events or ():
-        if isinstance(ev, Mapping):
-            kind, t, speeds = ev.get("kind"), ev.get("t"), ev.get("speeds") or ()
-        else:
-            kind, t, speeds = getattr(ev, "kind", None), getattr(ev, "t", None), ev.speeds
-        if kind in ("ball_ball", "ball_cushion", "strike") and isinstance(t, int | float):
-            speed = max((float(s) for s in speeds), default=2.0)
+    for ev in events:
+        if ev.kind in ("ball_ball", "ball_cushion", "strike"):
+            speed = max((float(s) for s in ev.speeds or ()), default=2.0)
             # The cue tip on the ball sounds for everyone, shooter included, when the
             # animation starts: the same moment on every screen.
-            out.append(Contact(float(t), "cue" if kind == "strike" else str(kind), speed))
+            out.append(Contact(float(ev.t), "cue" if ev.kind == "strike" else ev.kind, speed))
     out.sort(key=lambda c: c.t)
     return tuple(out)
 
 
-def match_before(live: Mapping[str, Any], after: Any) -> dict[str, Any]:
+def match_before(live: tc.StrokePlayed | tc.LagResult, after: MatchView) -> MatchView:
     """What a spectator who arrives mid-stroke is shown until the balls rest: the match as it
     was before the stroke, rebuilt from the match after it and the stroke's result. The score
-    is exact (the stroke's points come off the shooter's); figures the stroke may have moved
-    but that cannot be rebuilt (innings, average, high run, run) are blanked, never shown
-    early. A lag stroke: still the lag, with no winner yet."""
-    m = dict(after) if isinstance(after, Mapping) else {}
-    m.pop("deadline_ms", None)
-    if live.get("t") == "lag_result" or ("winner" in live and "shooter" not in live):
-        lag = m.get("lag")
-        m["phase"] = "lag"
-        m["shooter"] = None
-        if isinstance(lag, Mapping):
-            m["lag"] = {**lag, "winner": None, "reason": None}
-        return m
-    shooter = live.get("shooter")
-    result = live.get("result") if isinstance(live.get("result"), Mapping) else {}
-    points = result.get("points", 0) if isinstance(result, Mapping) else 0
-    if isinstance(shooter, int) and not isinstance(shooter, bool):
-        m["phase"] = "play"
-        m["shooter"] = shooter
-        score = m.get("score")
-        if isinstance(score, list) and 0 <= shooter < len(score) and isinstance(points, int):
-            score = list(score)
-            score[shooter] = max(0, score[shooter] - points)
-            m["score"] = score
-        for key in ("innings", "average", "high_run"):
-            v = m.get(key)
-            if isinstance(v, list) and 0 <= shooter < len(v):
-                v = list(v)
-                v[shooter] = None
-                m[key] = v
-        m["current_run"] = None
-    m["result"] = None
-    return m
+    is exact (the stroke's points come off the shooter's). Figures the stroke may have moved
+    but that cannot be rebuilt (innings, average, high run, run) are not in this view's power
+    to blank: the model hides them (``GameModel.hidden_seat``) while this view is shown, never
+    showing them early. A lag stroke: still the lag, with no winner yet."""
+    if isinstance(live, tc.LagResult):
+        lag = after.lag
+        return replace(
+            after,
+            phase="lag",
+            shooter=None,
+            deadline_ms=None,
+            result=None,
+            lag=None if lag is None else replace(lag, winner=None, reason=None),
+        )
+    shooter = live.shooter
+    score = list(after.score)
+    score[shooter] = max(0, score[shooter] - live.result.points)
+    return replace(
+        after,
+        phase="play",
+        shooter=shooter,
+        deadline_ms=None,
+        result=None,
+        score=(score[0], score[1]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A seat as the screens show it: its player's name (None: nobody sat down yet) and the
+    last connection status the server reported for it."""
+
+    seat: int
+    name: str | None
+    status: str | None = None
 
 
 @dataclass
@@ -135,52 +146,56 @@ class GameModel:
     """Everything the table, lobby and results views show.
 
     Room and match tracking is the client library's ``TableState`` (the same fold the bots
-    use); this class adds what only a screen needs: the stroke being animated, ball
-    orientations, banner timing and the lobby's room list.
+    use, holding the typed views the server sent); this class adds what only a screen needs:
+    the stroke being animated, ball orientations, banner timing and the lobby's room list.
     """
 
     now_local_ms: Callable[[], float] = field(default=lambda: time.time() * 1000.0)
     state: TableState = field(default_factory=TableState)
     name: str = ""
-    rooms: list[dict[str, Any]] = field(default_factory=list)
-    matches: list[dict[str, Any]] = field(default_factory=list)  # finished, for replays
+    rooms: list[RoomSummary] = field(default_factory=list)
+    matches: list[MatchRow] = field(default_factory=list)  # finished, for replays
     chat_seen: list[tuple[float, str, str]] = field(default_factory=list)  # (server ms, from, text)
     animation: Animation | None = None
     calls: list[Call] = field(default_factory=list)
     orientations: dict[BallName, Quat] = field(default_factory=dict)
-    last_error: dict[str, Any] | None = None
+    last_error: tc.Error | None = None
     # Suspense: a stroke's consequences (its own match view, the calls, the turn, game_over,
     # any snapshot) are held back until its balls rest on this screen, ``rest_ms`` in server
     # time. Held room broadcasts are folded, in order, by ``release_due``.
-    held: list[dict[str, Any]] = field(default_factory=list)
+    held: list[Held] = field(default_factory=list)
     hold_until_ms: float | None = None
     strokes_started: int = 0  # animations started (a sent stroke is answered when this moves)
+    replay: Animation | None = None  # the instant replay of the last stroke, on the local clock
+    last_stroke: tuple[Segments, tuple[EventView, ...]] | None = None
     # The link to the server: "up", "lost" (reconnecting; ``reconnect_attempt`` counts the
     # tries), "rejoin_failed" or "closed". While it is down the clock shows the time that was
     # left when it dropped (``frozen_left``) and the controls are off.
-    replay: Animation | None = None  # the instant replay of the last stroke, on the local clock
-    last_stroke: tuple[dict[BallName, tuple[Segment, ...]], tuple[Any, ...]] | None = None
     link: str = "up"
     reconnect_attempt: int = 0
     frozen_left: float | None = None
     local_server_down: bool = False  # ``carom play``'s own server exited
+    # A late arrival's "before" match (``match_before``) and the seat whose innings, average,
+    # high run and run it cannot know: hidden while that view is the one shown.
+    before: MatchView | None = None
+    before_seat: int | None = None
 
     # the library's tracked state, read through --------------------------------------------
     @property
-    def room(self) -> dict[str, Any] | None:
-        return self.state.room if (self.state.room or self.state.room_id) else None
+    def room(self) -> RoomView | None:
+        return self.state.room
 
     @room.setter
-    def room(self, value: dict[str, Any] | None) -> None:
-        self.state.room = dict(value or {})
+    def room(self, value: RoomView | None) -> None:
+        self.state.room = value
 
     @property
-    def match(self) -> dict[str, Any] | None:
-        return self.state.match if self.state.match else None
+    def match(self) -> MatchView | None:
+        return self.state.match
 
     @match.setter
-    def match(self, value: dict[str, Any] | None) -> None:
-        self.state.match = dict(value or {})
+    def match(self, value: MatchView | None) -> None:
+        self.state.match = value
 
     @property
     def seat(self) -> int | None:
@@ -205,15 +220,15 @@ class GameModel:
 
     @property
     def chat(self) -> list[tuple[str, str]]:
-        return [(str(c.get("from", "?")), str(c.get("text", ""))) for c in self.state.chat]
+        return [(c.sender, c.text) for c in self.state.chat]
 
     @property
-    def game_over(self) -> dict[str, Any] | None:
+    def game_over(self) -> tc.GameOver | None:
         return self.state.game_over
 
     @property
     def frozen(self) -> bool:
-        return bool((self.match or {}).get("frozen", False))
+        return self.match is not None and self.match.frozen is not None
 
     # clock ------------------------------------------------------------------------------------
     def now_ms(self) -> float:
@@ -223,89 +238,97 @@ class GameModel:
     # derived views of the tracked state -------------------------------------------------------
     @property
     def in_room(self) -> bool:
-        return self.room is not None
+        return self.room is not None or self.state.room_id is not None
 
     @property
     def practice(self) -> bool:
         """A one-player practice room: no opponent, no clock fouls, balls placeable."""
-        room = self.room or {}
-        opts = room.get("options") or {}
-        return bool(room.get("practice") or (isinstance(opts, Mapping) and opts.get("practice")))
+        return self.room is not None and (self.room.practice or self.room.options.practice)
 
     @property
     def table(self) -> TableSpec:
-        opts = (self.room or {}).get("options") or {}
-        name = opts.get("table") if isinstance(opts, Mapping) else None
+        if self.room is None:
+            return MATCH
         try:
-            return table_by_name(name) if isinstance(name, str) else MATCH
+            return table_by_name(self.room.options.table)
         except ValueError:
             return MATCH
 
     @property
     def discipline(self) -> str:
-        opts = (self.room or {}).get("options") or {}
-        d = opts.get("discipline") if isinstance(opts, Mapping) else None
-        if not isinstance(d, str):
-            d = (self.match or {}).get("discipline")
-        return (
-            d if isinstance(d, str) else str((self.room or {}).get("discipline", "three_cushion"))
-        )
+        if self.room is not None:
+            return self.room.options.discipline
+        return "three_cushion" if self.match is None else self.match.discipline
+
+    @property
+    def distance(self) -> int | None:
+        if self.room is not None:
+            return self.room.options.distance
+        return None if self.match is None else self.match.distance
 
     @property
     def phase(self) -> str:
-        return str((self.match or {}).get("phase", "waiting"))
+        return "waiting" if self.match is None else self.match.phase
 
     @property
     def shooter(self) -> int | None:
-        s = (self.match or {}).get("shooter")
-        return s if isinstance(s, int) and not isinstance(s, bool) else None
+        return None if self.match is None else self.match.shooter
 
     @property
     def my_turn(self) -> bool:
         if self.seat is None or self.spectating or self.holding or self.link_down:
             return False
         if self.phase == "lag":
-            lag = (self.match or {}).get("lag")
-            played = lag.get("played") if isinstance(lag, Mapping) else None
-            return not (isinstance(played, list) and self.seat < len(played) and played[self.seat])
+            lag = None if self.match is None else self.match.lag
+            played = () if lag is None else lag.played
+            return not (self.seat < len(played) and played[self.seat])
         return self.phase == "play" and self.shooter == self.seat
 
-    def players(self) -> list[dict[str, Any]]:
+    def players(self) -> list[Seated]:
         """One entry per seat: the room lists names by seat (None for an empty seat)."""
-        ps = (self.room or {}).get("players") or []
-        out = []
-        for i, p in enumerate(ps):
-            if isinstance(p, dict):
-                out.append({"seat": i, **p})
-            else:
-                out.append({"seat": i, "name": p})
-        for seat, st in self.state.player_status.items():
-            for p in out:
-                if p["seat"] == seat and isinstance(st, Mapping):
-                    p["status"] = st.get("status")
-        return out
+        names = () if self.room is None else self.room.players
+        status = self.state.player_status
+        return [
+            Seated(i, n, status[i].status if i in status else None) for i, n in enumerate(names)
+        ]
 
     def player_name(self, seat: int) -> str:
         for p in self.players():
-            if p.get("seat") == seat:
-                name = p.get("name")
-                return str(name) if name else "waiting for a player…"
+            if p.seat == seat:
+                return p.name or "waiting for a player…"
         return f"Player {seat + 1}"
 
     def name_for(self, seat: int) -> str:
         """A seat's player name for a sentence (a seat nobody has taken: "Player n")."""
         for p in self.players():
-            if p.get("seat") == seat and p.get("name"):
-                return str(p["name"])
+            if p.seat == seat and p.name:
+                return p.name
         return f"Player {seat + 1}"
 
-    def stat(self, key: str, seat: int, default: Any = 0) -> Any:
-        """A per-seat scoresheet number of the match view (``score``, ``innings``, …: one
-        entry per seat)."""
-        v = (self.match or {}).get(key)
-        if isinstance(v, Sequence) and not isinstance(v, str) and 0 <= seat < len(v):
-            return v[seat]
-        return default
+    def _hidden(self, seat: int) -> bool:
+        return self.before is not None and self.match is self.before and seat == self.before_seat
+
+    def score(self, seat: int) -> int:
+        return 0 if self.match is None else self.match.score[seat]
+
+    def innings(self, seat: int) -> int | None:
+        """None while it cannot be known yet (a late arrival's stroke still rolling)."""
+        if self.match is None:
+            return 0
+        return None if self._hidden(seat) else self.match.innings[seat]
+
+    def average(self, seat: int) -> float | None:
+        if self.match is None or self._hidden(seat):
+            return None
+        return self.match.average[seat]
+
+    def high_run(self, seat: int) -> int | None:
+        if self.match is None:
+            return 0
+        return None if self._hidden(seat) else self.match.high_run[seat]
+
+    def timeouts_left(self, seat: int) -> int | None:
+        return None if self.match is None else self.match.timeouts_left[seat]
 
     def cue_ball(self, seat: int | None = None) -> BallName:
         """The ball a seat plays (the shooter's by default): ``shared.protocol.views.ball_of``,
@@ -313,32 +336,30 @@ class GameModel:
         seat = self.shooter if seat is None else seat
         if seat is None:
             return "white"
-        white_seat = (self.match or {}).get("white_seat")
-        return cast(BallName, ball_of(white_seat if isinstance(white_seat, int) else None, seat))
+        white_seat = None if self.match is None else self.match.white_seat
+        return cast(BallName, ball_of(white_seat, seat))
 
-    def current_run(self, seat: int) -> int:
-        """The run in progress: the referee reports it for the shooter only."""
-        v = (self.match or {}).get("current_run", 0)
-        return int(v) if seat == self.shooter and isinstance(v, int) else 0
+    def current_run(self, seat: int) -> int | None:
+        """The run in progress: the referee reports it for the shooter only (None while it
+        cannot be known yet)."""
+        if self.match is None or seat != self.shooter:
+            return 0
+        return None if self._hidden(seat) else self.match.current_run
 
     @property
     def lag_winner(self) -> int | None:
-        lag = (self.match or {}).get("lag")
-        w = lag.get("winner") if isinstance(lag, Mapping) else None
-        return w if isinstance(w, int) else None
+        lag = None if self.match is None else self.match.lag
+        return None if lag is None else lag.winner
 
     @property
     def is_break(self) -> bool:
-        return bool((self.match or {}).get("break_shot", False))
+        return self.match is not None and self.match.break_shot
 
     def resting_balls(self) -> dict[BallName, tuple[float, float]]:
-        raw = (self.match or {}).get("balls") or {}
-        out: dict[BallName, tuple[float, float]] = {}
-        for b in BALLS:
-            p = raw.get(b)
-            if isinstance(p, Sequence) and len(p) >= 2:
-                out[b] = (float(p[0]), float(p[1]))
-        return out
+        if self.match is None:
+            return {}
+        raw = self.match.balls
+        return {b: (float(raw[b][0]), float(raw[b][1])) for b in BALLS if b in raw}
 
     def animating(self) -> bool:
         return self.animation is not None and not self.animation.finished(self.now_ms())
@@ -418,13 +439,8 @@ class GameModel:
         return self._seconds_left()
 
     def _seconds_left(self) -> float | None:
-        d = (self.match or {}).get("deadline_ms")
-        if not isinstance(d, int | float) or self.phase not in (
-            "lag",
-            "play",
-            "break_choice",
-            "timeout",
-        ):
+        d = None if self.match is None else self.match.deadline_ms
+        if d is None or self.phase not in ("lag", "play", "break_choice", "timeout"):
             return None
         if self.animating() or self.holding:
             return None
@@ -433,9 +449,9 @@ class GameModel:
     # feeding it -------------------------------------------------------------------------------
     def start_stroke(
         self,
-        trajectory: Any,
+        trajectory: Trajectory | Mapping[BallName, Sequence[Segment]],
         start_ms: float,
-        events: Sequence[Any] = (),
+        events: Sequence[EventView] = (),
         shooter: int | None = None,
     ) -> None:
         if self.animation is not None:
@@ -457,14 +473,14 @@ class GameModel:
         """A stroke's consequences are still held back (its balls have not come to rest)."""
         return self.hold_until_ms is not None
 
-    def release_due(self) -> list[dict[str, Any]]:
+    def release_due(self) -> list[Held]:
         """Fold the held messages once the held stroke's balls rest (server time); returns
         them, in order, so the caller can react (switch to the results screen, …)."""
         if self.hold_until_ms is None or self.now_ms() < self.hold_until_ms:
             return []
         self.hold_until_ms = None
         released, self.held = self.held, []
-        out: list[dict[str, Any]] = []
+        out: list[Held] = []
         for i, msg in enumerate(released):
             if self.hold_until_ms is not None:  # a released stroke started a new hold
                 self.held.extend(released[i:])
@@ -472,7 +488,7 @@ class GameModel:
             # The first held message is the hold's own stroke (already animated); a later
             # stroke (a clock estimate a little behind the server's) animates now. Chat lines
             # were shown when they arrived.
-            animate = i > 0 and msg.get("t") != "chat"
+            animate = i > 0 and not isinstance(msg, tc.ChatLine)
             if not self._fold(msg, animate=animate):
                 out.append(msg)
         return out
@@ -481,124 +497,129 @@ class GameModel:
         self.held = []
         self.hold_until_ms = None
 
-    def _hold(self, until_ms: float, msg: Mapping[str, Any]) -> None:
+    def _hold(self, until_ms: float, msg: Held) -> None:
         self.hold_until_ms = until_ms
-        self.held.append(dict(msg))
+        self.held.append(msg)
 
     def add_call(self, code: str, text: str) -> None:
         self.calls.append(Call(code, text, self.now_ms()))
         del self.calls[:-8]
 
-    def apply(self, msg: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Take one server message (PROTOCOL.md "Server to client"): the library's
-        ``TableState`` tracks room and match; this adds animation and banners.
+    def call_from(self, call: CallView) -> None:
+        """A referee call of a stroke's result, as a banner (names in words)."""
+        self.add_call(call.code, plain(call.text or call.code.replace("_", " "), self.name_for))
+
+    def apply(self, msg: Event) -> list[Held]:
+        """Take one server message (a ``shared.protocol`` message, or the session's ``Link``):
+        the library's ``TableState`` tracks room and match; this adds animation and banners.
 
         While a stroke's balls roll (until its ``rest_ms``), room broadcasts are held back and
         folded when they rest (``release_due``), so nobody sees a call, a score, the next
         shooter or the clock before the balls stop; chat lines show at once. Returns the
         messages folded now (held ones that came due, then this one unless it was held).
 
-        A message this client cannot use (a malformed trajectory, a missing field) is logged
-        and skipped; the tracked state keeps what it could fold, and the window goes on (the
-        balls then simply appear where the match state puts them)."""
+        A message this client cannot use (a malformed trajectory) is logged and skipped; the
+        tracked state keeps what it could fold, and the window goes on (the balls then simply
+        appear where the match state puts them)."""
         out = self.release_due()
-        if self.holding and (isinstance(msg.get("seq"), int) or msg.get("t") == "snapshot"):
-            if msg.get("t") == "chat":
+        if self.holding and (
+            isinstance(msg, tc.Snapshot) or isinstance(getattr(msg, "seq", None), int)
+        ):
+            if isinstance(msg, tc.ChatLine):
                 self._chat_line(msg)
-            self.held.append(dict(msg))
+            self.held.append(msg)
             return out
         if not self._fold(msg, animate=True):
-            out.append(dict(msg))
+            out.append(msg)
         return out
 
-    def _fold(self, msg: Mapping[str, Any], animate: bool) -> bool:
+    def _fold(self, msg: Held, animate: bool) -> bool:
         """Fold one message; True when it was held back instead (a stroke that rolls)."""
         try:
             return self._apply(msg, animate)
         except (KeyError, TypeError, ValueError) as exc:
-            log.warning("ignored a bad %r message: %s", msg.get("t"), exc)
+            log.warning("ignored a bad %s message: %s", type(msg).__name__, exc)
             return False
 
-    def _chat_line(self, msg: Mapping[str, Any]) -> None:
-        self.chat_seen.append((self.now_ms(), str(msg.get("from", "?")), str(msg.get("text"))))
+    def _chat_line(self, msg: tc.ChatLine) -> None:
+        self.chat_seen.append((self.now_ms(), msg.sender, msg.text))
         del self.chat_seen[:-20]
 
-    def _start_held(self, msg: Mapping[str, Any], live: Mapping[str, Any]) -> bool:
-        """Animate ``live`` (a ``stroke_played``/``lag_result`` map) from its ``start_ms``; when
+    def _start_held(self, msg: Held, live: tc.StrokePlayed | tc.LagResult) -> bool:
+        """Animate ``live`` (a ``stroke_played``/``lag_result``) from its ``start_ms``; when
         its balls are still rolling, hold ``msg`` back until ``rest_ms`` and return True."""
-        start = float(live.get("start_ms") or 0)
-        if start <= 0:
+        start = float(live.start_ms or 0)
+        if start <= 0 or not live.trajectory.paths:  # nothing to animate (a recording's)
             return False
         try:
-            segs = trajectory_segments(live["trajectory"])
-        except (KeyError, TypeError, ValueError) as exc:
-            log.warning("a %r trajectory did not decode: %s", msg.get("t"), exc)
+            segs = live.trajectory.segments()
+        except ValueError as exc:
+            log.warning("a %s trajectory did not decode: %s", type(live).__name__, exc)
             self.add_call(
                 "bad_message", "A stroke could not be shown; the balls are where it left them."
             )
             return False
-        rest = live.get("rest_ms")
-        if not isinstance(rest, int | float):
+        rest: float | None = live.rest_ms
+        if rest is None:
             end = max((sg[-1].t0 for sg in segs.values() if sg), default=0.0)
             rest = start + end * 1000.0
         if float(rest) <= self.now_ms():
             return False
-        self.start_stroke(segs, start, live.get("events") or (), live.get("shooter"))
+        shooter = live.shooter if isinstance(live, tc.StrokePlayed) else None
+        self.start_stroke(segs, start, live.events or (), shooter)
         self._hold(float(rest), msg)
         return True
 
-    def _apply(self, msg: Mapping[str, Any], animate: bool = True) -> bool:
-        t = msg.get("t")
-        moving = t in ("stroke_played", "lag_result") and msg.get("trajectory") is not None
-        if animate and moving and self._start_held(msg, msg):
+    def _apply(self, msg: Held, animate: bool = True) -> bool:
+        if isinstance(msg, Link):
+            self._link(msg)
+            return False
+        if isinstance(msg, CallView):  # a late arrival's held call, from the stroke's result
+            self.call_from(msg)
+            return False
+        moving = msg if isinstance(msg, tc.StrokePlayed | tc.LagResult) else None
+        if animate and moving is not None and self._start_held(msg, moving):
             return True  # folded into the state when the balls rest
-        if animate and t == "snapshot":
-            live = msg.get("in_motion")
-            if isinstance(live, Mapping) and live.get("trajectory") is not None:
-                before = {**msg, "match": match_before(live, msg.get("match"))}
-                if self._start_held(msg, live):
-                    # A late arrival: until the balls rest, the table as it was before. Its
-                    # calls were broadcast before it came, so they come from the stroke's
-                    # result, once, at rest.
-                    self.state.apply(before)
-                    result = live.get("result")
-                    calls = result.get("calls") if isinstance(result, Mapping) else None
-                    for c in calls if isinstance(calls, list) else []:
-                        if isinstance(c, Mapping):
-                            self.held.append(
-                                {"t": "call", "code": c.get("code"), "text": c.get("text")}
-                            )
-                    return False
-        outcome = self.state.apply(dict(msg))
+        if animate and isinstance(msg, tc.Snapshot) and msg.in_motion is not None:
+            live = msg.in_motion
+            before = match_before(live, msg.match)
+            if self._start_held(msg, live):
+                # A late arrival: until the balls rest, the table as it was before. Its
+                # calls were broadcast before it came, so they come from the stroke's
+                # result, once, at rest.
+                self.state.apply(replace(msg, match=before))
+                self.before = before
+                self.before_seat = live.shooter if isinstance(live, tc.StrokePlayed) else None
+                if isinstance(live, tc.StrokePlayed):
+                    self.held.extend(live.result.calls)
+                return False
+        outcome = self.state.apply(msg)
         if outcome == "stale":
             return False
-        if t == "welcome" and isinstance(msg.get("server_time_ms"), int | float):
+        if isinstance(msg, tc.Welcome):
             if not self.state.connected:
-                self.clock_offset_ms = float(msg["server_time_ms"]) - self.now_local_ms()
+                self.clock_offset_ms = float(msg.server_time_ms) - self.now_local_ms()
             self.state.connected = True
-            self.state.player_id = msg.get("player_id")
-        elif t == "rooms":
-            self.rooms = [dict(r) for r in msg.get("rooms") or []]
-        elif t == "matches":
-            self.matches = [dict(m) for m in msg.get("matches") or [] if isinstance(m, Mapping)]
-        elif t == "chat" and animate:
+            self.state.player_id = msg.player_id
+        elif isinstance(msg, tc.Rooms):
+            self.rooms = list(msg.rooms)
+        elif isinstance(msg, tc.Matches):
+            self.matches = list(msg.matches)
+        elif isinstance(msg, tc.ChatLine) and animate:
             self._chat_line(msg)
-        elif t == "call":
-            self.add_call(str(msg.get("code", "")), plain(str(msg.get("text", "")), self.name_for))
-        elif t == "connection":
-            self._link(msg)
-        elif t == "closing":
+        elif isinstance(msg, tc.Call):
+            self.add_call(msg.code, plain(msg.text, self.name_for))
+        elif isinstance(msg, tc.Closing):
             self.add_call("closing", "The server is shutting down; the room is saved.")
-        elif t == "error":
-            self.last_error = dict(msg)
-            code = str(msg.get("code", "error"))
-            self.add_call(code, error_text(code, str(msg.get("message", ""))))
+        elif isinstance(msg, tc.Error):
+            self.last_error = msg
+            self.add_call(msg.code, error_text(msg.code, msg.message))
         return False
 
-    def _link(self, msg: Mapping[str, Any]) -> None:
+    def _link(self, msg: Link) -> None:
         """The library's link events: connected, lost, reconnecting, restored, rejoin_failed,
         closed. Shown as a persistent overlay by the table view, not as a passing banner."""
-        status = str(msg.get("status"))
+        status = msg.status
         if status in ("connected", "restored"):
             self.link = "up"
             self.reconnect_attempt = 0
@@ -608,15 +629,8 @@ class GameModel:
             self.frozen_left = self._seconds_left()
         if status == "reconnecting":
             self.link = "lost"
-            self.reconnect_attempt = int(msg.get("attempt") or 0)
+            self.reconnect_attempt = msg.attempt or 0
         elif status in ("lost", "rejoin_failed", "closed"):
             self.link = status
         if status == "rejoin_failed":
             self.add_call("rejoin_failed", "Could not take the seat back: the match went on.")
-
-    def _call_from(self, c: Any) -> None:
-        if isinstance(c, Mapping):
-            text = str(c.get("text", "")) or str(c.get("code", "")).replace("_", " ")
-            self.add_call(str(c.get("code", "")), plain(text, self.name_for))
-        else:
-            self.add_call(str(c), str(c).replace("_", " "))

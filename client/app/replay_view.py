@@ -8,48 +8,122 @@ its start on a local clock; stepping back shows the table as the previous stroke
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import arcade
 
 from client.app import hud, render
-from client.app.model import GameModel, trajectory_segments
+from client.app.model import GameModel
 from client.app.table_view import TableScene
+from shared import rules
+from shared.protocol import to_client as tc
+from shared.protocol.views import MatchView, RoomOptions, RoomView, SentOptions
 
 if TYPE_CHECKING:
     from client.app.app import Controller
 
+Played = tc.StrokePlayed | tc.LagResult
 
-def _playable(stroke: Any) -> bool:
-    """A stored stroke the replay can show: a map whose trajectory decodes."""
-    if not isinstance(stroke, dict) or not stroke.get("trajectory"):
+# ``create_room`` options a replay's room may carry (absent: the referee's default).
+_OPTION_NAMES = (
+    "distance",
+    "shot_clock_s",
+    "innings_limit",
+    "sets",
+    "equalizing",
+    "timeout_s",
+    "grace_s",
+    "table",
+    "practice",
+    "corner_zone_leg",
+)
+
+
+def _playable(body: object) -> bool:
+    """A stored stroke the replay can show: a stroke or a lag whose trajectory decodes."""
+    if not isinstance(body, Played):
         return False
     try:
-        trajectory_segments(stroke["trajectory"])
-    except (TypeError, ValueError):
+        body.trajectory.segments()
+    except ValueError:
         return False
     return True
 
 
-def _still(match: dict[str, Any]) -> dict[str, Any]:
+def _still(match: MatchView) -> MatchView:
     """A stored match view for a replay: no shot clock (the deadline is long past)."""
-    m = dict(match)
-    m["deadline_ms"] = None
-    return m
+    return replace(match, deadline_ms=None)
+
+
+def match_options(sent: SentOptions) -> rules.MatchOptions:
+    """The referee's options for a stored match (the defaults where the room sent none, and
+    where the referee no longer takes what was sent)."""
+    kw = {n: getattr(sent, n) for n in _OPTION_NAMES if getattr(sent, n) is not None}
+    try:
+        return rules.MatchOptions(discipline=rules.Discipline(sent.discipline), **kw)
+    except (TypeError, ValueError):
+        return rules.MatchOptions()
+
+
+def replay_room(replay: tc.Replay) -> RoomView:
+    """The room a replay is shown in: the stored match's players and options."""
+    row = replay.room
+    opts = match_options(row.options)
+    players = tuple(p.name for p in row.players)
+    return RoomView(
+        room_id=row.room_id,
+        discipline=row.discipline,
+        distance=opts.target,
+        players=players,
+        spectators=0,
+        phase="over",
+        private=False,
+        practice=opts.practice,
+        options=RoomOptions(
+            discipline=opts.discipline.value,
+            distance=opts.target,
+            shot_clock_s=opts.shot_clock_s,
+            innings_limit=opts.innings_limit,
+            sets=opts.sets,
+            equalizing=opts.equalizing_applies,
+            timeout_s=opts.timeout_s,
+            grace_s=opts.grace_s,
+            table=opts.table,
+            practice=opts.practice,
+            corner_zone_leg=opts.zone_leg,
+        ),
+        seats=(None,) * len(players),
+        match_id=replay.match_id,
+    )
+
+
+def _shooter(body: Played, seat: int | None) -> int | None:
+    return body.shooter if isinstance(body, tc.StrokePlayed) else seat
 
 
 class ReplayView(arcade.View):
     kind = "replay"
 
-    def __init__(self, controller: Controller, replay: dict[str, Any], clock: Any = None) -> None:
+    def __init__(
+        self,
+        controller: Controller,
+        replay: tc.Replay,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         super().__init__(background_color=render.BACKGROUND)
         self.controller = controller
-        self.strokes = [s for s in replay.get("strokes") or [] if _playable(s)]
+        self.strokes: list[tuple[Played, int | None]] = [
+            (s.body, s.seat)
+            for s in replay.strokes
+            if isinstance(s.body, Played) and _playable(s.body)
+        ]
         self.model = GameModel(now_local_ms=clock or (lambda: time.time() * 1000.0))
-        room = dict(replay.get("room") or {})
-        room.setdefault("players", controller.model.players())
+        room = replay_room(replay)
         self.model.room = room
-        self.model.state.room_id = str(room.get("room_id", "replay"))
+        self.model.state.room_id = room.room_id
+        self._fresh = rules.match_view(rules.new_match(match_options(replay.room.options), 0))
         self.scene = TableScene()
         self.index = -1  # nothing played yet
         self.pending: int | None = None  # the stroke whose result shows when its balls rest
@@ -57,36 +131,39 @@ class ReplayView(arcade.View):
         if self.strokes:
             self.model.match = self._before(0)
 
-    def _before(self, i: int) -> dict[str, Any]:
-        """The table before stroke ``i``: the previous stroke's match, or the first segment of
-        every ball of this stroke."""
-        if i > 0 and isinstance(self.strokes[i - 1].get("match"), dict):
-            return _still(self.strokes[i - 1]["match"])
-        traj = trajectory_segments(self.strokes[i]["trajectory"])
-        m = _still(self.strokes[i].get("match") or {})
-        m["balls"] = {b: [s[0].pos[0], s[0].pos[1]] for b, s in traj.items()}
-        # Before the first stroke nothing has been played: no inning, no point.
-        for key in ("score", "innings", "high_run"):
-            m[key] = [0, 0]
-        m["average"] = [0.0, 0.0]
-        m["current_run"] = 0
-        m["shooter"] = self.strokes[i].get("shooter", self.strokes[i].get("seat"))
-        if self.strokes[i].get("t") == "lag_result" or self.strokes[i].get("kind") == "lag":
-            m["phase"] = "lag"
-        return m
+    def _before(self, i: int) -> MatchView:
+        """The table before stroke ``i``: the match the strokes before it left; before the
+        first, this stroke's match with nothing played yet (no inning, no point) and its balls
+        where this stroke starts them."""
+        body, seat = self.strokes[i]
+        earlier = [b.match for b, _ in self.strokes[:i] if b.match is not None]
+        if earlier:
+            return _still(earlier[-1])
+        base = self._fresh if body.match is None else body.match
+        start = body.trajectory.segments()
+        balls: dict[str, tuple[float, float]] = dict(base.balls)
+        balls.update({b: (s[0].pos[0], s[0].pos[1]) for b, s in start.items()})
+        return replace(
+            _still(base),
+            balls=balls,
+            score=(0, 0),
+            innings=(0, 0),
+            high_run=(0, 0),
+            average=(0.0, 0.0),
+            current_run=0,
+            shooter=_shooter(body, seat),
+            phase="lag" if isinstance(body, tc.LagResult) else base.phase,
+        )
 
     def play(self, i: int) -> None:
         if not 0 <= i < len(self.strokes):
             return
         self.index = i
-        s = self.strokes[i]
+        body, seat = self.strokes[i]
         self.model.animation = None
         self.model.match = self._before(i)
         self.model.start_stroke(
-            s["trajectory"],
-            self.model.now_ms(),
-            s.get("events") or (),
-            s.get("shooter", s.get("seat")),
+            body.trajectory, self.model.now_ms(), body.events or (), _shooter(body, seat)
         )
         # As in a live match, the stroke's result shows when its balls rest (on_update).
         self.pending = i
@@ -95,21 +172,23 @@ class ReplayView(arcade.View):
         i, self.pending = self.pending, None
         if i is None:
             return
-        s = self.strokes[i]
-        if isinstance(s.get("match"), dict):
-            self.model.match = _still(s["match"])
-        for c in (s.get("result") or {}).get("calls") or []:
-            self.model._call_from(c)
+        body, _ = self.strokes[i]
+        if body.match is not None:
+            self.model.match = _still(body.match)
+        if isinstance(body, tc.StrokePlayed):
+            for c in body.result.calls:
+                self.model.call_from(c)
 
     def show_after(self, i: int) -> None:
         self.pending = None
         self.index = i
         self.model.animation = None
-        self.model.match = (
-            self._before(i + 1)
-            if i + 1 < len(self.strokes)
-            else dict(self.strokes[i].get("match") or {})
-        )
+        if i + 1 < len(self.strokes):
+            self.model.match = self._before(i + 1)
+        else:
+            after = self.strokes[i][0].match
+            if after is not None:
+                self.model.match = after
 
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
@@ -161,7 +240,7 @@ class ReplayView(arcade.View):
         elif symbol == k.A:
             self.autoplay = not self.autoplay
         elif symbol == k.ESCAPE:
-            if self.controller.model.game_over:
+            if self.controller.model.game_over is not None:
                 self.controller.show_results()
             else:
                 self.controller.show_lobby()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import arcade
 
@@ -11,6 +11,7 @@ from client.app.layout import Rect
 from client.app.standing import rated_text
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
 from shared.protocol import to_server as ts
+from shared.protocol.views import Scoresheet, SheetLine
 
 if TYPE_CHECKING:
     from client.app.app import Controller
@@ -24,30 +25,22 @@ REASONS = {
 }
 
 
-def _line(line: Any) -> tuple[str, str, str, str]:
-    if not isinstance(line, dict):
-        return ("–", "–", "–", "–")
-    avg = line.get("average")
-    return (
-        str(line.get("points", "–")),
-        str(line.get("innings", "–")),
-        f"{avg:.3f}" if isinstance(avg, int | float) else "–",
-        str(line.get("high_run", "–")),
-    )
+def _line(line: SheetLine) -> tuple[str, str, str, str]:
+    return (str(line.points), str(line.innings), f"{line.average:.3f}", str(line.high_run))
 
 
-def scoresheet_rows(model_names: tuple[str, str], sheet: dict[str, Any]) -> list[list[str]]:
+def scoresheet_rows(model_names: tuple[str, str], sheet: Scoresheet | None) -> list[list[str]]:
     """Rows of text for the scoresheet table: one block per set, then the match totals."""
     rows: list[list[str]] = [["", "Points", "Innings", "Average", "High run"]]
-    sets = sheet.get("sets") or []
-    if len(sets) > 1:
-        for s in sets:
-            rows.append([f"Set {s.get('number', '?')}", "", "", "", ""])
-            for seat, line in enumerate(s.get("lines") or []):
+    if sheet is None:
+        return rows
+    if len(sheet.sets) > 1:
+        for s in sheet.sets:
+            rows.append([f"Set {s.number}", "", "", "", ""])
+            for seat, line in enumerate(s.lines):
                 rows.append([f"  {model_names[seat]}", *_line(line)])
         rows.append(["Match", "", "", "", ""])
-    totals = sheet.get("match") or [s for s in (sets[0].get("lines") if sets else []) or []]
-    for seat, line in enumerate(totals[:2]):
+    for seat, line in enumerate(sheet.match):
         rows.append([model_names[seat], *_line(line)])
     return rows
 
@@ -78,9 +71,9 @@ class ResultsView(arcade.View):
         self.status = "rematch asked: waiting for the opponent"
 
     def replay(self) -> None:
-        over = self.controller.model.game_over or {}
-        mid = over.get("match_id")
-        if isinstance(mid, int):
+        over = self.controller.model.game_over
+        mid = None if over is None else over.match_id
+        if mid is not None:
             self.controller.send(ts.GetReplay(match_id=mid))
             self.status = "fetching the replay…"
         else:
@@ -96,22 +89,21 @@ class ResultsView(arcade.View):
         self.clear()
         lb = self.labels
         m = self.controller.model
-        over = m.game_over or {}
+        over = m.game_over
         h, w = self.window.height, self.window.width
         names = (m.player_name(0), m.player_name(1))
-        winner = over.get("winner")
-        if isinstance(winner, int) and 0 <= winner < 2:
+        winner = None if over is None else over.winner
+        if winner is not None and 0 <= winner < 2:
             head = f"{names[winner]} wins"
-        elif over:
+        elif over is not None:
             head = "Draw"
         else:
             head = "Match over"
-        reason = str(over.get("reason", ""))
+        reason = "" if over is None else over.reason
         lb.draw("head", head, 40, h - 70, 32, ACCENT, bold=True)
         sub = f"{discipline_title(m.discipline)} · {REASONS.get(reason, reason.replace('_', ' '))}"
         lb.draw("sub", sub, 40, h - 105, 14, DIM)
-        sheet = over.get("scoresheet") or {}
-        rows = scoresheet_rows(names, sheet if isinstance(sheet, dict) else {})
+        rows = scoresheet_rows(names, None if over is None else over.scoresheet)
         panel = Rect(40, h - 160 - 36 * len(rows), w - 80, 36 * len(rows) + 20)
         draw_panel(panel, PANEL)
         xs = (0, 360, 540, 720, 900)
@@ -128,7 +120,7 @@ class ResultsView(arcade.View):
                     colour,
                     bold=(r > 0 and c == 1),
                 )
-        rated = rated_text(self.controller.standing.rated, over.get("match_id"))
+        rated = rated_text(self.controller.standing.rated, None if over is None else over.match_id)
         lb.draw("rated", rated, 40, panel.bottom - 36, 16, ACCENT, bold=True)
         lb.draw("status", self.status, 40, 110, 12, DIM)
         for b in self.buttons:

@@ -14,17 +14,23 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
+
+import msgpack
 
 from client.app.model import GameModel
+from client.session import Link
 from shared import rules
 from shared.physics import encode_trajectory
 from shared.physics.types import Segment, Stroke
+from shared.protocol import codec
 from shared.protocol import to_client as tc
 from shared.protocol import views as pv
 from shared.protocol.base import ServerMessage
 from shared.rules import Discipline, GameOver, MatchOptions, MatchState, Phase, Termination
 from shared.table import MATCH, BallName, TableSpec
+
+M = TypeVar("M", bound=ServerMessage)
 
 NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
 ROLL_DECEL = 0.004 * 9.81  # m/s², rolling resistance (PHYSICS.md starting numbers)
@@ -134,13 +140,14 @@ def match_at(balls: dict[BallName, tuple[float, float]], **kw: Any) -> pv.MatchV
     return rules.match_view(match_state(balls, **kw))
 
 
-def snapshot(room: pv.RoomView, match: pv.MatchView, seat: int | None, **kw: Any) -> dict[str, Any]:
-    return wire(tc.Snapshot(seq=kw.pop("seq", 1), room=room, match=match, seat=seat, **kw))
+def snapshot(room: pv.RoomView, match: pv.MatchView, seat: int | None, **kw: Any) -> tc.Snapshot:
+    return tc.Snapshot(seq=kw.pop("seq", 1), room=room, match=match, seat=seat, **kw)
 
 
-def wire(msg: ServerMessage) -> dict[str, Any]:
-    """What the model receives: the message's wire map, as the server encodes it."""
-    return msg.to_wire()
+def wire(msg: M) -> M:
+    """What the model receives: the message as the client decodes it from the server's bytes
+    (encoded and decoded here, so a scene holds exactly what a real frame would)."""
+    return codec.from_wire(type(msg), msgpack.unpackb(codec.encode(msg), raw=False))
 
 
 def _model(seat: int | None) -> GameModel:
@@ -278,7 +285,7 @@ def build_suspense(name: str) -> Scene:
     if name.startswith("scored"):
         model = _model(0)
         model.now_local_ms = clock
-        model.apply(snapshot(room_view(), match_at(BALLS_AT_REST), 0))
+        model.apply(wire(snapshot(room_view(), match_at(BALLS_AT_REST), 0)))
         model.apply(wire(msg))
         model.apply(wire(tc.Call(seq=3, code="point", text=SCORED_CALL)))
         model.apply(wire(tc.Turn(seq=4, shooter=0, deadline_ms=rest + 30_000, phase="play")))
@@ -286,7 +293,7 @@ def build_suspense(name: str) -> Scene:
         clock.ms = half
         model = _model(None)
         model.now_local_ms = clock
-        model.apply(snapshot(room_view(), after, None, seq=4, in_motion=msg))
+        model.apply(wire(snapshot(room_view(), after, None, seq=4, in_motion=msg)))
         if name.endswith("rest"):
             clock.ms = rest + 300
     return Scene(name, model, 35.0)
@@ -297,20 +304,20 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
     animated one."""
     if name == "player":
         model = _model(0)
-        model.apply(snapshot(room_view(), match_at(BALLS_AT_REST), 0))
+        model.apply(wire(snapshot(room_view(), match_at(BALLS_AT_REST), 0)))
         model.apply(wire(tc.Call(seq=2, code="point", text="Good · 8 to go")))
         w, r = BALLS_AT_REST["white"], BALLS_AT_REST["red"]
         direction = math.degrees(math.atan2(r[1] - w[1] + 0.03, r[0] - w[0])) % 360
         return Scene(name, model, direction, 3.4, (0.25, 0.2), 0.0)
     if name == "spectator":
         model = _model(None)
-        model.apply(snapshot(room_view(spectators=5), match_at(BALLS_AT_REST), None))
+        model.apply(wire(snapshot(room_view(spectators=5), match_at(BALLS_AT_REST), None)))
         model.apply(wire(tc.ChatLine(seq=2, sender="kim", text="nice position play")))
         model.apply(wire(tc.ChatLine(seq=3, sender="ana", text="three to go for him")))
         return Scene(name, model)
     if name == "stroke":
         model = _model(None)
-        model.apply(snapshot(room_view(), match_at(BALLS_AT_REST), None))
+        model.apply(wire(snapshot(room_view(), match_at(BALLS_AT_REST), None)))
         traj = demo_trajectory()
         final = {b: (segs[-1].pos[0], segs[-1].pos[1]) for b, segs in traj.items()}
         start = int(NOW_MS - stroke_t * 1000.0)
@@ -320,7 +327,7 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
     if name == "balkline":
         model = _model(1)
         room = room_view("balkline_47_2")
-        model.apply(snapshot(room, match_at(BALLS_AT_REST, discipline="balkline_47_2"), 1))
+        model.apply(wire(snapshot(room, match_at(BALLS_AT_REST, discipline="balkline_47_2"), 1)))
         return Scene(name, model, 200.0)
     if name == "break_choice":
         model = _model(0)
@@ -336,12 +343,12 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
             high_run=(0, 0),
             current_run=0,
         )
-        model.apply(snapshot(room_view(), m, 0))
+        model.apply(wire(snapshot(room_view(), m, 0)))
         return Scene(name, model)
     if name == "reconnecting":
         scene = build("player")
-        scene.model.apply({"t": "connection", "status": "lost"})
-        scene.model.apply({"t": "connection", "status": "reconnecting", "attempt": 2})
+        scene.model.apply(Link("lost"))
+        scene.model.apply(Link("reconnecting", attempt=2))
         scene.name = name
         return scene
     if name == "practice":
@@ -355,7 +362,7 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
             high_run=(3, 0),
             current_run=1,
         )
-        model.apply(snapshot(room_view(practice=True), m, 0))
+        model.apply(wire(snapshot(room_view(practice=True), m, 0)))
         return Scene(name, model, 75.0, 2.5, (0.3, 0.0), 0.0)
     if name in SUSPENSE:
         return build_suspense(name)
@@ -374,7 +381,7 @@ def _summary(
     spectators: int,
     phase: str,
     private: bool,
-) -> dict[str, Any]:
+) -> pv.RoomSummary:
     return pv.RoomSummary(
         room_id=room_id,
         discipline=discipline,
@@ -384,10 +391,10 @@ def _summary(
         phase=phase,
         private=private,
         practice=False,
-    ).to_wire()
+    )
 
 
-DEMO_ROOMS: list[dict[str, Any]] = [
+DEMO_ROOMS: list[pv.RoomSummary] = [
     _summary("r7", "three_cushion", 25, ("Caudron", "Jaspers"), 12, "play", False),
     _summary("r8", "balkline_47_2", 150, ("Ceulemans", None), 0, "waiting", False),
     _summary("r9", "one_cushion", 50, ("kim", "ana"), 2, "lag", True),
@@ -419,7 +426,7 @@ def _finished(
     reason: str,
     strokes: int,
     sheet: pv.Scoresheet,
-) -> dict[str, Any]:
+) -> pv.MatchRow:
     return pv.MatchRow(
         match_id=match_id,
         room_id=room_id,
@@ -431,10 +438,10 @@ def _finished(
         reason=reason,
         scoresheet=sheet,
         strokes=strokes,
-    ).to_wire()
+    )
 
 
-DEMO_MATCHES: list[dict[str, Any]] = [
+DEMO_MATCHES: list[pv.MatchRow] = [
     _finished(3, "r7", "three_cushion", ("Caudron", "Jaspers"), 0, "distance", 61, DEMO_SCORESHEET),
     _finished(
         2,
@@ -453,7 +460,7 @@ def results_model() -> GameModel:
     model = _model(0)
     over = GameOver(0, Termination.DISTANCE)
     m = match_at(BALLS_AT_REST, phase=Phase.OVER, score=(25, 19), innings=(14, 14), result=over)
-    model.apply(snapshot(room_view(), m, 0))
+    model.apply(wire(snapshot(room_view(), m, 0)))
     model.apply(
         wire(
             tc.GameOver(seq=2, winner=0, reason="distance", scoresheet=DEMO_SCORESHEET, match_id=3)
@@ -462,7 +469,7 @@ def results_model() -> GameModel:
     return model
 
 
-def replay_message() -> dict[str, Any]:
+def replay_message() -> tc.Replay:
     """A ``replay`` answer as the server sends it: two strokes with wire-encoded trajectories."""
     first = demo_trajectory()
     after_first = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in first.items()}

@@ -5,12 +5,12 @@ controller folds every server message in; the views only read.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from client.app.hud import discipline_title
 from client.app.words import error_text, reason_text
+from shared.protocol import to_client as tc
+from shared.protocol.views import LeaderRow
 
 # Refusals the ranking screen explains itself (others go to the screen the player is on).
 ACCOUNT_ERRORS = frozenset(
@@ -25,7 +25,6 @@ ACCOUNT_ERRORS = frozenset(
         "already_in_room",  # login or quick match from a room (the lobby shows its own too)
     }
 )
-ACCOUNT_REQUESTS = frozenset({"login", "register", "queue", "unqueue", "leaderboard", "profile"})
 
 
 @dataclass
@@ -35,49 +34,42 @@ class StandingState:
     waiting_since: float | None = None  # server ms when queued; None when not waiting
     queued_rating: float | None = None
     board_discipline: str | None = None
-    board: list[dict[str, Any]] = field(default_factory=list)
-    profile: dict[str, Any] | None = None
-    rated: dict[str, Any] | None = None  # the last ``rated`` (our own rating change)
+    board: list[LeaderRow] = field(default_factory=list)
+    profile: tc.Profile | None = None
+    rated: tc.Rated | None = None  # the last ``rated`` (our own rating change)
     message: str = ""
 
-    def fold(self, msg: Mapping[str, Any], now_ms: float = 0.0) -> None:
-        t = msg.get("t")
-        if t == "welcome" and self.asked_name is not None:
+    def fold(self, msg: object, now_ms: float = 0.0) -> None:
+        """Fold one event of the session (a protocol message; anything else is not ours)."""
+        if isinstance(msg, tc.Welcome) and self.asked_name is not None:
             self.account, self.asked_name = self.asked_name, None
             self.message = f"Logged in as {self.account}."
             self.waiting_since = None  # the server forgets a ticket of the old identity
-        elif t == "queued":
+        elif isinstance(msg, tc.Queued):
             self.waiting_since = now_ms
-            self.queued_rating = _num(msg.get("rating"))
+            self.queued_rating = msg.rating
             self.message = "Looking for an opponent of about your strength…"
-        elif t == "unqueued":
+        elif isinstance(msg, tc.Unqueued):
             self.waiting_since = None
             self.message = "You left quick match."
-        elif t == "joined":
+        elif isinstance(msg, tc.Joined):
             if self.waiting_since is not None:
                 self.message = "Opponent found."
             self.waiting_since = None
-        elif t == "leaderboard":
-            self.board_discipline = str(msg.get("discipline"))
-            rows = msg.get("rows")
-            self.board = [dict(r) for r in rows] if isinstance(rows, list) else []
-        elif t == "profile":
-            self.profile = dict(msg)
-        elif t == "rated":
-            self.rated = dict(msg)
-        elif t == "error" and (
-            msg.get("code") in ACCOUNT_ERRORS or msg.get("request") in ACCOUNT_REQUESTS
-        ):
+        elif isinstance(msg, tc.Leaderboard):
+            self.board_discipline = msg.discipline
+            self.board = list(msg.rows)
+        elif isinstance(msg, tc.Profile):
+            self.profile = msg
+        elif isinstance(msg, tc.Rated):
+            self.rated = msg
+        elif isinstance(msg, tc.Error) and msg.code in ACCOUNT_ERRORS:
             self.asked_name = None
-            self.message = error_text(str(msg.get("code")), str(msg.get("message") or ""))
+            self.message = error_text(msg.code, msg.message)
 
     @property
     def waiting(self) -> bool:
         return self.waiting_since is not None
-
-
-def _num(v: object) -> float | None:
-    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
 
 
 def waiting_text(waited_s: float) -> str:
@@ -85,27 +77,25 @@ def waiting_text(waited_s: float) -> str:
     return f"Looking for an opponent… {s // 60}:{s % 60:02d}"
 
 
-def rating_text(rating: object, deviation: object) -> str:
-    r, d = _num(rating), _num(deviation)
-    if r is None:
-        return "–"
-    return f"{r:.0f}" if d is None else f"{r:.0f} ± {2 * d:.0f}"  # ±2 deviations: 95 %
+def rating_text(rating: float, deviation: float | None) -> str:
+    if deviation is None:
+        return f"{rating:.0f}"
+    return f"{rating:.0f} ± {2 * deviation:.0f}"  # ±2 deviations: 95 %
 
 
-def board_cells(row: Mapping[str, Any]) -> tuple[str, ...]:
+def board_cells(row: LeaderRow) -> tuple[str, ...]:
     """One leaderboard line: rank, name, rating (± its 95 % range), games, record, general
     average, best high run. A provisional rating says so in words."""
-    name = str(row.get("name", "?"))
-    if row.get("provisional"):
-        name += " (new)"
+    st = row.standing
+    name = row.name + (" (new)" if st.provisional else "")
     return (
-        str(row.get("rank", "")),
+        str(row.rank),
         name,
-        rating_text(row.get("rating"), row.get("deviation")),
-        str(row.get("games", 0)),
-        f"{row.get('wins', 0)}–{row.get('draws', 0)}–{row.get('losses', 0)}",
-        f"{_num(row.get('average')) or 0.0:.3f}",
-        str(row.get("high_run", 0)),
+        rating_text(st.rating, st.deviation),
+        str(st.games),
+        f"{st.wins}–{st.draws}–{st.losses}",
+        f"{st.average:.3f}",
+        str(st.high_run),
     )
 
 
@@ -120,53 +110,48 @@ BOARD_COLUMNS = (
 )
 
 
-def profile_lines(profile: Mapping[str, Any]) -> list[str]:
+def profile_lines(profile: tc.Profile) -> list[str]:
     """The profile as sentences: who, their standing per discipline, their last matches."""
-    name = str(profile.get("name", "?"))
-    kind = (
-        "a bot"
-        if profile.get("bot")
-        else ("registered" if profile.get("registered") else "a guest")
-    )
-    lines = [f"{name} ({kind})"]
-    standings = profile.get("standings")
-    for s in standings if isinstance(standings, list) else []:
-        title = discipline_title(str(s.get("discipline")))
+    kind = "a bot" if profile.bot else ("registered" if profile.registered else "a guest")
+    lines = [f"{profile.name} ({kind})"]
+    for row in profile.standings:
+        title = discipline_title(row.discipline)
+        s = row.standing
         lines.append(
             f"{title[:1].upper() + title[1:]}: rating "
-            f"{rating_text(s.get('rating'), s.get('deviation'))}, {s.get('games', 0)} games "
-            f"({s.get('wins', 0)} won, {s.get('draws', 0)} drawn, {s.get('losses', 0)} lost), "
-            f"average {_num(s.get('average')) or 0.0:.3f}, high run {s.get('high_run', 0)}"
+            f"{rating_text(s.rating, s.deviation)}, {s.games} games "
+            f"({s.wins} won, {s.draws} drawn, {s.losses} lost), "
+            f"average {s.average:.3f}, high run {s.high_run}"
         )
     if len(lines) == 1:
         lines.append("No rated matches yet.")
-    matches = profile.get("matches")
-    if isinstance(matches, list) and matches:
+    if profile.matches:
         lines.append("Last matches:")
-    for m in matches if isinstance(matches, list) else []:
-        opp = m.get("opponent") or {}
-        score = m.get("score") or [0, 0]
-        outcome = {"win": "won", "loss": "lost", "draw": "drew"}.get(str(m.get("result")), "?")
+    for m in profile.matches:
+        opp = "?" if m.opponent is None else m.opponent.name
+        outcome = OUTCOMES.get(m.result, "?")
         line = (
-            f"{outcome} {score[0]}–{score[1]} against {opp.get('name', '?')}, "
-            f"{discipline_title(str(m.get('discipline')))} ({reason_text(m.get('reason'))}), "
-            f"average {_num(m.get('average')) or 0.0:.3f}"
+            f"{outcome} {m.score[0]}–{m.score[1]} against {opp}, "
+            f"{discipline_title(m.discipline)} ({reason_text(m.reason)}), "
+            f"average {m.average:.3f}"
         )
-        if "rating_after" in m:
-            line += f", rating {rating_change(m.get('rating_before'), m.get('rating_after'))}"
+        if m.rating_after is not None:
+            line += f", rating {rating_change(m.rating_before, m.rating_after)}"
         lines.append(line)
     return lines
 
 
-def rating_change(before: object, after: object) -> str:
-    b, a = _num(before), _num(after)
-    if b is None or a is None:
+OUTCOMES = {"win": "won", "loss": "lost", "draw": "drew"}
+
+
+def rating_change(before: float | None, after: float | None) -> str:
+    if before is None or after is None:
         return "–"
-    return f"{b:.0f} → {a:.0f} ({a - b:+.0f})"
+    return f"{before:.0f} → {after:.0f} ({after - before:+.0f})"
 
 
-def rated_text(rated: Mapping[str, Any] | None, match_id: object) -> str:
+def rated_text(rated: tc.Rated | None, match_id: int | None) -> str:
     """The line the results screen shows under the scoresheet after a rated match."""
-    if not rated or rated.get("match_id") != match_id:
+    if rated is None or rated.match_id != match_id:
         return ""
-    return f"Your rating: {rating_change(rated.get('before'), rated.get('after'))}"
+    return f"Your rating: {rating_change(rated.before, rated.after)}"

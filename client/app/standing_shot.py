@@ -29,9 +29,10 @@ PROFILE: dict[str, Any] = {
     "bot": False,
     "standings": [{"discipline": "three_cushion", **BOARD[0]}],
     "matches": [
-        {"match_id": 7, "discipline": "three_cushion", "opponent": {"name": "Bob"},
-         "result": "win", "reason": "distance", "score": [15, 9], "innings": 20,
-         "average": 0.75, "high_run": 4, "rating_before": 1640.0, "rating_after": 1662.3},
+        {"match_id": 7, "discipline": "three_cushion", "finished_ms": None,
+         "opponent": {"player_id": "p2", "name": "Bob"}, "result": "win", "reason": "distance",
+         "score": [15, 9], "innings": 20, "average": 0.75, "high_run": 4,
+         "rating_before": 1640.0, "rating_after": 1662.3},
     ],
 }  # fmt: skip
 
@@ -42,19 +43,23 @@ def render(outdir: Path) -> None:
     from client.app.results_view import ResultsView
     from client.app.scenes import results_model
     from client.app.standing_view import StandingView
+    from shared.protocol import codec
+    from shared.protocol import to_client as tc
 
     window = make_window(visible=False)
     controller = Controller(window)
     st = controller.standing
-    st.fold({"t": "leaderboard", "discipline": "three_cushion", "rows": BOARD})
+    # The server's messages, decoded as the client decodes a frame.
+    board = {"t": "leaderboard", "discipline": "three_cushion", "rows": BOARD}
+    st.fold(codec.from_wire(tc.Leaderboard, board))
     st.asked_name = "Ann"
-    st.fold({"t": "welcome"})
+    st.fold(tc.Welcome(v=1, player_id="p1", token="x", server_time_ms=1))
     now = controller.model.now_ms()
-    st.fold({"t": "queued", "discipline": "three_cushion", "rating": 1662.3}, now - 12_000)
+    st.fold(tc.Queued(discipline="three_cushion", rating=1662.3), now - 12_000)
     view = StandingView(controller)
     for name in ("ranking", "profile"):
         if name == "profile":
-            st.fold(PROFILE)
+            st.fold(codec.from_wire(tc.Profile, PROFILE))
             view.showing_profile = True
         window.show_view(view)
         save_screenshot(window, outdir / f"{name}.png")
@@ -62,7 +67,9 @@ def render(outdir: Path) -> None:
         (outdir / f"{name}.json").write_text(json.dumps(shown, indent=1, ensure_ascii=False))
     # The results screen after a rated match: the player's rating change under the scoresheet.
     results = Controller(window, results_model())
-    results.standing.fold({"t": "rated", "match_id": 3, "before": 1500.0, "after": 1662.4})
+    results.standing.fold(
+        tc.Rated(match_id=3, discipline="three_cushion", before=1500.0, after=1662.4, deviation=80)
+    )
     rview = ResultsView(results)
     window.show_view(rview)
     save_screenshot(window, outdir / "results.png")

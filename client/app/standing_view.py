@@ -88,10 +88,8 @@ class StandingView(arcade.View):
             if st.waiting_since is None
             else int((self.controller.model.now_ms() - st.waiting_since) // 1000)
         )
-        board = tuple((r.get("player_id"), r.get("rating"), r.get("games")) for r in st.board)
-        profile = (
-            None if st.profile is None else (st.profile.get("player_id"), len(str(st.profile)))
-        )
+        board = tuple(st.board)
+        profile = st.profile
         return (st.message, st.account, waited, st.board_discipline, board, profile,
                 self.showing_profile, self.window.size)  # fmt: skip
 
@@ -224,7 +222,7 @@ class StandingView(arcade.View):
         if not self.showing_profile and r.contains(x, y):
             n = int((r.top - 50 + 18 - y) // ROW)
             if 0 <= n < len(rows):
-                self.controller.send(ts.GetProfile(player_id=str(rows[n]["player_id"])))
+                self.controller.send(ts.GetProfile(player_id=rows[n].player_id))
                 self.showing_profile = True
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:

@@ -63,10 +63,11 @@ class TableScene:
         is painted once into an offscreen framebuffer and then copied to the screen each frame,
         which halves the frame there (bench/client_frames.py). A multisampled screen cannot be
         the target of such a copy, so there it is drawn directly (cheap on a GPU)."""
-        opts = (model.room or {}).get("options") or {}
-        sent = opts.get("corner_zone_leg") if isinstance(opts, dict) else None
         # The room says which corner zones are in force; before it does, the table's default.
-        leg = float(sent) if isinstance(sent, int | float) else default_zone_leg(layout.spec.name)
+        room = model.room
+        leg = (
+            room.options.corner_zone_leg if room is not None else default_zone_leg(layout.spec.name)
+        )
         key = (layout, model.discipline, leg)
         if self._shapes is None or self._shapes_key != key:
             self._shapes = render.build_table(layout, model.discipline, leg)
@@ -107,7 +108,7 @@ class TableScene:
 
 def window_title(m: GameModel) -> str:
     """The player's name and the room, in words (no seat numbers)."""
-    room = (m.room or {}).get("room_id") or m.state.room_id or ""
+    room = (m.room.room_id if m.room is not None else None) or m.state.room_id or ""
     who = (f"{m.name} watching" if m.name else "watching") if m.spectating else (m.name or "you")
     return f"Carom · {who} · {hud.discipline_title(m.discipline)} · room {room}"
 
@@ -179,7 +180,8 @@ class TableView(arcade.View):
 
     def cue_pose(self) -> tuple[float, float] | None:
         balls = self.model.resting_balls()
-        return balls.get(self.model.cue_ball(self.model.seat))
+        ball = self.model.cue_ball(self.model.seat)
+        return balls.get(ball)
 
     def is_break(self) -> bool:
         return self.model.is_break
@@ -212,7 +214,7 @@ class TableView(arcade.View):
                 # R-TIMEOUT-1: only the shooter, at the start of an inning of play (not the lag).
                 and m.phase == "play"
                 and m.current_run(m.seat or 0) == 0
-                and m.stat("timeouts_left", m.seat or 0, 0)
+                and m.timeouts_left(m.seat or 0)
             ):
                 actions.append(("timeout", "Time-out", lambda: send(ts.TimeOut())))
         left = self.layout.window_width / 2 - 120  # clear of the power label on the left
@@ -268,7 +270,7 @@ class TableView(arcade.View):
     def overlay(self) -> tuple[str, list[str]] | None:
         """The modal message to show, if any: link trouble first, then a leave question."""
         m = self.model
-        grace = ((m.room or {}).get("options") or {}).get("grace_s", 60)
+        grace = 60 if m.room is None else m.room.options.grace_s
         if m.local_server_down:
             return (
                 "The local server stopped",

@@ -9,13 +9,15 @@ import time
 import pytest
 
 from client.background import BackgroundSession
+from client.session import Link
+from shared.protocol import to_client as tc
 
 
 async def test_background_session_joins_and_drains_events(server_url: str) -> None:
     bg = BackgroundSession(server_url, "ann")
     welcome = await asyncio.to_thread(bg.start)
     try:
-        assert welcome["t"] == "welcome"
+        assert isinstance(welcome, tc.Welcome)
         room_id = await asyncio.wrap_future(bg.call(bg.session.create_room, "three_cushion"))
         seat = await asyncio.wrap_future(bg.call(bg.session.join, room_id))
         assert seat == 0
@@ -23,13 +25,14 @@ async def test_background_session_joins_and_drains_events(server_url: str) -> No
         deadline = time.monotonic() + 5
         drained: list[str] = []
         while "snapshot" not in drained and time.monotonic() < deadline:
-            drained += [m["t"] for m in bg.drain()]
+            drained += [m.TYPE if not isinstance(m, Link) else "connection" for m in bg.drain()]
             await asyncio.sleep(0.02)
         assert drained[:2] == ["welcome", "connection"] and "snapshot" in drained
         state = bg.state
         assert state.room_id == room_id and state.seat == 0 and state.phase == "waiting"
         # The published state is a copy: scribbling on it cannot corrupt the session's own.
-        state.match["phase"] = "scribbled"
+        state.match = None
+        state.player_status.clear()
 
         async def own_phase() -> str | None:
             return bg.session.state.phase

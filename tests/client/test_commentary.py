@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+from client.app.scenes import BALLS_AT_REST, match_at
 from client.commentary import Commentary, clock_line
 from client.state import TableState
 from client.watch import read_recording
+from shared.protocol import to_client as tc
 
 GOLDEN = Path(__file__).parent / "golden"
 RECORDING = GOLDEN / "three_cushion_equalized.jsonl"
@@ -57,16 +60,18 @@ def test_a_broken_recording_is_refused_with_its_line_number(tmp_path: Path) -> N
 
 def test_a_broadcast_seen_twice_is_printed_once() -> None:
     c = Commentary()
-    call = {"t": "call", "seq": 1, "code": "good", "text": "Good."}
+    call = tc.Call(seq=1, code="good", text="Good.")
     assert c.feed(call) == ["  Referee: Good."]
     assert c.feed(call) == []
 
 
 def test_clock_warnings_at_ten_and_five_seconds_once_each() -> None:
     # R-CLOCK-3: warnings at 10 s and 5 s, once per deadline.
-    st = TableState(match={"phase": "play", "shooter": 1, "deadline_ms": 100_000})
+    # The referee's own view of a real state (client/app/scenes.py): seat 1 to play.
+    st = TableState(match=match_at(BALLS_AT_REST, shooter=1, deadline_ms=100_000))
     given: set[tuple[int, int]] = set()
     said = [clock_line(st, now, given) for now in range(80_000, 100_000, 250)]
     assert [s for s in said if s] == ["  Clock: 10 s left (seat 1)", "  Clock: 5 s left (seat 1)"]
-    st.match["deadline_ms"] = 200_000  # a new turn: warned again
+    assert st.match is not None
+    st.match = replace(st.match, deadline_ms=200_000)  # a new turn: warned again
     assert clock_line(st, 191_000, given) == "  Clock: 10 s left (seat 1)"

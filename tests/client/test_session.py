@@ -11,7 +11,8 @@ import msgpack
 import pytest
 
 from client.identity import IdentityStore
-from client.session import ServerError, Session
+from client.session import Event, Link, ServerError, Session
+from shared.protocol import to_client as tc
 from shared.protocol.views import CueParams
 
 
@@ -43,7 +44,7 @@ async def test_create_join_and_spectate(server_url: str) -> None:
         Session(server_url, "eve") as eve,
     ):
         room_id = await ann.create_room("three_cushion", distance=3)
-        assert any(r["room_id"] == room_id for r in await bob.list_rooms())
+        assert any(r.room_id == room_id for r in await bob.list_rooms())
         assert await ann.join(room_id) == 0
         await eve.spectate(room_id)
         assert eve.state.spectating and eve.state.seat is None
@@ -51,7 +52,7 @@ async def test_create_join_and_spectate(server_url: str) -> None:
         # Both seats filled: the lag opens (R-LAG-3), and everyone's tracked state shows it.
         for s in (ann, bob, eve):
             await _until(s, lambda st: st.phase == "lag")
-            assert s.state.room["options"]["distance"] == 3
+            assert s.state.room is not None and s.state.room.options.distance == 3
         assert bob.state.seat_token and bob.state.seat_token != ann.state.seat_token
 
 
@@ -64,22 +65,22 @@ async def test_refusals_raise_server_errors_with_their_code(server_url: str) -> 
         await ann.join(room_id)
         # A stroke before the match started is refused; the refusal comes back as an event.
         sent = await ann.stroke(CueParams(direction=0.0, speed=2.0))
-        refusal = await ann.wait_for(lambda m: m.get("re") == sent, timeout=5)
-        assert refusal["t"] == "error" and refusal["code"] == "wrong_phase"
+        refusal = await ann.wait_for(lambda m: getattr(m, "re", None) == sent, timeout=5)
+        assert isinstance(refusal, tc.Error) and refusal.code == "wrong_phase"
 
 
 async def test_a_sequence_gap_fetches_a_fresh_snapshot(server_url: str) -> None:
     async with Session(server_url, "ann") as ann:
         room_id = await ann.create_room("three_cushion")
         await ann.join(room_id)
-        await _until(ann, lambda st: st.seq is not None and bool(st.room))
+        await _until(ann, lambda st: st.seq is not None and st.room is not None)
         seq = ann.state.seq
         assert seq is not None
         # A broadcast arrives two ahead of the last one seen: one was lost on the way.
         ann._on_frame(msgpack.packb({"t": "chat", "seq": seq + 2, "from": "x", "text": "hi"}))
-        snap = await ann.wait_for(lambda m: m.get("t") == "snapshot", timeout=5)
+        snap = await ann.wait_for(lambda m: isinstance(m, tc.Snapshot), timeout=5)
         # The server's snapshot puts the room's own sequence number back in place.
-        assert snap["seq"] == seq and ann.state.seq == seq
+        assert isinstance(snap, tc.Snapshot) and snap.seq == seq and ann.state.seq == seq
 
 
 async def test_clock_offset_is_measured(server_url: str) -> None:
@@ -97,19 +98,23 @@ async def test_a_dropped_connection_reconnects_and_rejoins_the_seat(server_url: 
         await bob.join(room_id)
         await _until(ann, lambda st: st.phase == "lag")
         token, player = ann.state.seat_token, ann.state.player_id
-        seen: list[dict[str, Any]] = []
+        seen: list[Event] = []
         ann.listeners.append(seen.append)
         await ann.drop_connection()
-        await ann.wait_for(lambda m: m.get("status") == "restored", timeout=15)
-        statuses = [m.get("status") for m in seen if m.get("t") == "connection"]
+        await ann.wait_for(lambda m: isinstance(m, Link) and m.status == "restored", timeout=15)
+        statuses = [m.status for m in seen if isinstance(m, Link)]
         assert statuses[:1] == ["lost"] and "restored" in statuses
         assert (ann.state.seat, ann.state.seat_token, ann.state.player_id) == (0, token, player)
         # The opponent saw the seat drop and come back (R-END-5 grace).
-        await _until(bob, lambda st: st.player_status.get(0, {}).get("status") == "connected")
+        await _until(
+            bob, lambda st: 0 in st.player_status and st.player_status[0].status == "connected"
+        )
         # And the seat acts again: its lag stroke is accepted (R-LAG-3).
         await ann.stroke(CueParams(direction=0.0, speed=3.0))
-        call = await ann.wait_for(lambda m: m.get("code") == "lag_stroke", timeout=5)
-        assert "Seat 0" in call["text"]
+        call = await ann.wait_for(
+            lambda m: isinstance(m, tc.Call) and m.code == "lag_stroke", timeout=5
+        )
+        assert isinstance(call, tc.Call) and "Seat 0" in call.text
 
 
 async def _until(session: Session, pred: Any, timeout: float = 10.0) -> None:

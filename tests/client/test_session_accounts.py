@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from client.identity import IdentityStore
-from client.session import ServerError, Session
+from client.session import Link, ServerError, Session
 
 
 async def test_login_keeps_the_account_across_a_reconnection_and_quick_match_keeps_the_seat(
@@ -20,7 +20,7 @@ async def test_login_keeps_the_account_across_a_reconnection_and_quick_match_kee
     await bob.connect()
     try:
         welcome = await ann.register("Ann", "correct horse")
-        assert ann.token == welcome["token"]
+        assert ann.token == welcome.token
         with pytest.raises(ServerError) as refused:
             await bob.login("Ann", "wrong password")
         assert refused.value.code == "bad_login"
@@ -32,8 +32,8 @@ async def test_login_keeps_the_account_across_a_reconnection_and_quick_match_kee
         assert room_id is not None and room_id in ann.held_seats()  # kept for rejoin
         # Cut the link: the session greets with the account's token and is still Ann.
         await ann.drop_connection()
-        await ann.wait_for(lambda m: m.get("status") == "restored", timeout=20)
-        assert ann.state.player_id == welcome["player_id"] and ann.state.seat in (0, 1)
+        await ann.wait_for(lambda m: isinstance(m, Link) and m.status == "restored", timeout=20)
+        assert ann.state.player_id == welcome.player_id and ann.state.seat in (0, 1)
     finally:
         await ann.close()
         await bob.close()

@@ -11,6 +11,7 @@ import json
 import math
 import os
 import sys
+from dataclasses import replace
 from typing import Any
 
 os.environ["ARCADE_HEADLESS"] = "1"
@@ -20,6 +21,8 @@ import arcade
 from client.app.app import Controller, make_window, run_frames
 from client.app.scenes import build
 from client.app.table_view import TableView
+from shared.protocol import to_client as tc
+from shared.protocol import views as pv
 
 WINDOW = make_window(visible=False)
 
@@ -32,7 +35,8 @@ def sent_wire(controller: Any) -> list[dict[str, Any]]:
 def setup(scene_name: str, **match: Any) -> tuple[Controller, TableView]:
     scene = build(scene_name)
     if match:
-        scene.model.match = {**(scene.model.match or {}), **match}
+        assert scene.model.match is not None
+        scene.model.match = replace(scene.model.match, **match)
     controller = Controller(WINDOW, scene.model)
     view = TableView(controller)
     WINDOW.show_view(view)
@@ -133,7 +137,7 @@ def main() -> None:
     frame()
     out["break_choice"] = {"sent": sent_wire(c), "prompt": v.prompt()}
 
-    c, v = setup("player", frozen=True)
+    c, v = setup("player", frozen=pv.FrozenView(balls=("red",), cushions=()))
     prompt = v.prompt()
     key(arcade.key.R)
     frame()
@@ -155,7 +159,8 @@ def main() -> None:
     out["break_choice_click"] = {"labels": [first.text, second.text], "sent": sent_wire(c)}
 
     c, v = setup("player")
-    c.model.room = {**(c.model.room or {}), "practice": True}
+    assert c.model.room is not None
+    c.model.room = replace(c.model.room, practice=True)
     wx, wy = screen(v, 0.72, 0.52)  # the white ball
     right = arcade.MOUSE_BUTTON_RIGHT
     queue("on_mouse_press", wx, wy, right, 0)
@@ -168,28 +173,27 @@ def main() -> None:
     frame()
     out["place"] = {"sent": sent_wire(c), "dragging": dragging}
 
-    from client.app.scenes import NOW_MS, demo_trajectory
+    from client.app.scenes import NOW_MS, demo_trajectory, stroke_played
 
     c, v = setup("player")
     c.sounds.enabled = True  # no device offscreen: play() records the name and stays silent
     clock = {"ms": NOW_MS}
     c.model.now_local_ms = lambda: clock["ms"]
+    assert c.model.match is not None
+    traj = demo_trajectory()
     c.model.apply(
-        {
-            "t": "stroke_played",
-            "seq": 5,
-            "shooter": 0,
-            "stroke": {},
-            "start_ms": NOW_MS,
-            "trajectory": demo_trajectory(),
-            "events": [
-                {"t": 0.05, "kind": "ball_cushion", "balls": ["white"], "speeds": [2.0]},
-                {"t": 0.10, "kind": "ball_ball", "balls": ["white", "red"], "speeds": [1.5, 0]},
-                {"t": 5.00, "kind": "ball_cushion", "balls": ["white"], "speeds": [0.5]},
-            ],
-            "result": {"points": 0, "calls": []},
-            "match": c.model.match,
-        }
+        stroke_played(
+            traj,
+            int(NOW_MS),
+            int(NOW_MS) + int(1000 * max(sg[-1].t0 for sg in traj.values())),
+            c.model.match,
+            seq=5,
+            events=(
+                pv.EventView(t=0.05, kind="ball_cushion", balls=("white",), speeds=(2.0,)),
+                pv.EventView(t=0.10, kind="ball_ball", balls=("white", "red"), speeds=(1.5, 0.0)),
+                pv.EventView(t=5.00, kind="ball_cushion", balls=("white",), speeds=(0.5,)),
+            ),
+        )
     )
     frame()
     before = list(c.sounds.played)
@@ -198,7 +202,7 @@ def main() -> None:
     out["sounds"] = {"before": before, "after": list(c.sounds.played)}
 
     c, v = setup("player")
-    c.model.apply({"t": "chat", "seq": 9, "from": "kim", "text": "good luck"})
+    c.model.apply(tc.ChatLine(seq=9, sender="kim", text="good luck"))
     queue("on_key_press", arcade.key.ENTER, 0)
     queue("on_text", "thanks")
     frame()
@@ -240,7 +244,7 @@ def main() -> None:
         "stayed": stayed,
         "sent": sent_wire(c),
         "now": getattr(WINDOW.current_view, "kind", None),
-        "room": c.model.room,
+        "room": None if c.model.room is None else c.model.room.to_wire(),
     }
     # Redraw only when something changed (issue 13 point 10): the window's own draw.
     c, v = setup("player", deadline_ms=None)
@@ -252,21 +256,25 @@ def main() -> None:
     WINDOW.dispatch_events()
     WINDOW.draw(1 / 60)
     after_input = WINDOW.frames_drawn - idle
-    c.model.apply({"t": "call", "seq": 3, "code": "x", "text": "Time-out."})
+    c.model.apply(tc.Call(seq=3, code="x", text="Time-out."))
     WINDOW.draw(1 / 60)
     after_call = WINDOW.frames_drawn - idle - after_input
     out["redraw"] = {"idle": idle, "after_input": after_input, "after_call": after_call}
 
     # One lag stroke per lag round: the referee's "lag stroke is in" call does not give the
     # cue back (it used to, and a second lag stroke was refused by the server).
-    lag = {"balls": {"0": "white", "1": "yellow"}, "played": [False, False], "winner": None}
+    lag = pv.LagView(
+        balls={"0": "white", "1": "yellow"},
+        played=(False, False),
+        winner=None,
+        reason=None,
+        repeats=0,
+    )
     c, v = setup("player", phase="lag", shooter=None, lag=lag)
     first = v.can_aim()
     key(arcade.key.SPACE)
     frame()
-    c.model.apply(
-        {"t": "call", "seq": 3, "code": "lag_stroke", "text": "Seat 0's lag stroke is in."}
-    )
+    c.model.apply(tc.Call(seq=3, code="lag_stroke", text="Seat 0's lag stroke is in."))
     frame()
     key(arcade.key.SPACE)
     frame()
@@ -350,7 +358,11 @@ def main() -> None:
     frame()
     out["replay"] = {
         "steps": steps,
-        "expected_after": [s["match"]["balls"] for s in msg["strokes"]],
+        "expected_after": [
+            s.body.match.to_wire()["balls"]
+            for s in msg.strokes
+            if isinstance(s.body, tc.StrokePlayed)
+        ],
         "now": getattr(WINDOW.current_view, "kind", None),
     }
 

@@ -88,10 +88,10 @@ def main(workdir: str) -> None:
         until(lambda: kind() != "table")
         lobby = view()
         lobby.refresh()
-        until(lambda: any(r.get("room_id") == room_id for r in c.model.rooms))
+        until(lambda: any(r.room_id == room_id for r in c.model.rooms))
         frame()
         out["lobby_text"] = shown()
-        lobby.selected = next(i for i, r in enumerate(c.model.rooms) if r["room_id"] == room_id)
+        lobby.selected = next(i for i, r in enumerate(c.model.rooms) if r.room_id == room_id)
         lobby.join()
         until(lambda: kind() == "table" and view().can_aim())
         out["rejoined"] = {"seat": c.model.seat, "phase": c.model.phase, "sent": sent_wire(c)[-1]}

@@ -14,6 +14,8 @@ import sys
 import time
 from typing import Any
 
+from client.session import Event
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 
 os.environ["ARCADE_HEADLESS"] = "1"
@@ -27,7 +29,7 @@ def main() -> None:
     window = make_window(visible=False)
     c = Controller(window)
     report: dict[str, Any] = {"ok": False}
-    seen: list[dict[str, Any]] = []
+    seen: list[Event] = []
     c.on_message.append(seen.append)
     try:
         err = c.connect(URL, "late-spectator")
@@ -51,14 +53,10 @@ def main() -> None:
                 if joined_t is None:
                     joined_t = t
                     report["joined_at_t"] = t
-                    live = next(
-                        (s.get("in_motion") for s in seen if s.get("t") == "snapshot"), None
-                    )
+                    live = next((s.in_motion for s in seen if isinstance(s, tc.Snapshot)), None)
+                    calls = live.result.calls if isinstance(live, tc.StrokePlayed) else ()
                     report["live"] = {
-                        "calls": [
-                            x.get("text")
-                            for x in ((live or {}).get("result") or {}).get("calls") or []
-                        ],
+                        "calls": [x.text for x in calls],
                         "duration": anim.motion.duration,
                     }
                 if "1s" not in samples and t >= joined_t + 1.0:

@@ -12,14 +12,16 @@ from __future__ import annotations
 import json
 import os
 import sys
-from pathlib import Path
-from typing import Any
 
 os.environ["ARCADE_HEADLESS"] = "1"
 
 from client.app.app import Controller, make_window, run_frames
 from client.app.model import GameModel
 from client.app.scenes import SceneClock
+from client.session import Event
+from client.watch import read_recording
+from shared.protocol import to_client as tc
+from shared.protocol.base import ClientMessage
 
 
 class Recorded:
@@ -27,12 +29,12 @@ class Recorded:
     spectator sends nothing the recording would answer)."""
 
     def __init__(self) -> None:
-        self.queue: list[dict[str, Any]] = []
+        self.queue: list[Event] = []
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: ClientMessage) -> None:
         pass
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self) -> list[Event]:
         out, self.queue = self.queue, []
         return out
 
@@ -41,8 +43,11 @@ class Recorded:
 
 
 def main(path: str) -> None:
-    msgs = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
-    clock = SceneClock(float(msgs[0].get("server_time_ms", 0)))
+    # Decoded as ``carom watch --replay`` reads a recording (what is not recorded, tokens and
+    # trajectories, filled in empty).
+    msgs = list(read_recording(path))
+    first = msgs[0]
+    clock = SceneClock(float(first.server_time_ms) if isinstance(first, tc.Welcome) else 0.0)
     window = make_window(visible=False)
     net = Recorded()
     controller = Controller(window, GameModel(now_local_ms=clock), net)
@@ -58,13 +63,14 @@ def main(path: str) -> None:
         seen.add(getattr(view, "title", None) or window.caption)
 
     for msg in msgs:
-        start = msg.get("start_ms")
-        if isinstance(start, int | float):
+        moving = isinstance(msg, tc.StrokePlayed | tc.LagResult)
+        start = msg.start_ms if isinstance(msg, tc.StrokePlayed | tc.LagResult) else None
+        rest = msg.rest_ms if isinstance(msg, tc.StrokePlayed | tc.LagResult) else None
+        if moving and start is not None:
             clock.ms = max(clock.ms, float(start) + 30)  # it arrives just after the strike
         net.queue.append(msg)
         frame()
-        rest = msg.get("rest_ms")
-        if isinstance(start, int | float) and isinstance(rest, int | float):
+        if start is not None and rest is not None:
             for at in (start + 1000, (start + rest) / 2, rest + 10):
                 clock.ms = max(clock.ms, float(at))
                 frame()

@@ -21,6 +21,7 @@ import arcade
 
 from client.app.app import Controller, make_window
 from client.app.sound import Sounds
+from shared.protocol import to_client as tc
 
 URL, OUT = sys.argv[1], sys.argv[2]
 TIMEOUT_S = 90.0
@@ -31,9 +32,9 @@ controller = Controller(window, sounds=Sounds(enabled=False))
 report: dict[str, Any] = {"steps": []}
 state: dict[str, Any] = {"phase": "connect", "t0": time.monotonic(), "step_at": 0.0}
 frames: list[float] = []
-played: list[dict[str, Any]] = []  # the stroke_played message as it arrived
+played: list[tc.StrokePlayed] = []  # the stroke_played message as it arrived
 controller.on_message.append(
-    lambda msg: played.append(msg) if msg.get("t") == "stroke_played" else None
+    lambda msg: played.append(msg) if isinstance(msg, tc.StrokePlayed) else None
 )
 
 
@@ -119,8 +120,8 @@ def step(dt: float) -> None:
         if getattr(view, "kind", None) == "table" and view.can_aim():  # type: ignore[union-attr]
             report["before"] = {
                 "balls": {b: list(p) for b, p in m.resting_balls().items()},
-                "innings": m.stat("innings", 0, 0),
-                "score": m.stat("score", 0, 0),
+                "innings": m.innings(0),
+                "score": m.score(0),
                 "hud": view.scene.labels.text("stats0"),  # type: ignore[union-attr]
             }
             state["phase"] = "aim"
@@ -167,11 +168,8 @@ def step(dt: float) -> None:
         report["rest_texts"] = texts(view)
         report["call_strip"] = [strip.left, strip.bottom, strip.right, strip.top]
         report["rails"] = [rails.left, rails.bottom, rails.right, rails.top]
-        result = (played[-1].get("result") or {}) if played else {}
-        report["calls"] = [c.get("text") for c in result.get("calls") or []]
-        report["rest_ms_reached"] = (
-            m.now_ms() >= float(played[-1].get("rest_ms", 0)) if played else None
-        )
+        report["calls"] = [c.text for c in played[-1].result.calls] if played else []
+        report["rest_ms_reached"] = m.now_ms() >= played[-1].rest_ms if played else None
         spectator = state.get("spectator")
         if spectator is not None:
             try:
@@ -183,8 +181,8 @@ def step(dt: float) -> None:
                 report["spectator"] = json.load(fh)
         report["after"] = {
             "balls": {b: list(p) for b, p in m.resting_balls().items()},
-            "innings": m.stat("innings", 0, 0),
-            "score": m.stat("score", 0, 0),
+            "innings": m.innings(0),
+            "score": m.score(0),
             "hud": view.scene.labels.text("stats0"),  # type: ignore[union-attr]
         }
         finish(True)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from dataclasses import replace
 
 import pytest
 
@@ -17,8 +18,14 @@ from client.app.scenes import (
     stroke_played,
     wire,
 )
+from client.session import Link
 from shared.protocol import to_client as tc
 from shared.protocol import views as pv
+
+
+def kinds(msgs: list[object]) -> list[str]:
+    """The wire names of folded messages, in order."""
+    return [getattr(type(m), "TYPE", type(m).__name__) for m in msgs]
 
 
 class Clock:
@@ -41,7 +48,7 @@ def seated(clock: Clock, offset: float = 0.0) -> GameModel:
     return m
 
 
-def stroke_msg(start_ms: float, seq: int = 2) -> dict[str, Any]:
+def stroke_msg(start_ms: float, seq: int = 2) -> tc.StrokePlayed:
     """A ``stroke_played`` as the room broadcasts it (a miss: seat 1 plays next)."""
     traj = demo_trajectory()
     final = {b: (s[-1].pos[0], s[-1].pos[1]) for b, s in traj.items()}
@@ -73,7 +80,7 @@ def test_players_and_spectators_see_the_same_ball_at_the_same_server_time() -> N
     start = NOW_MS - 700.0
     player, spectator = seated(Clock(NOW_MS)), GameModel(now_local_ms=Clock(NOW_MS - 2_000))
     spectator.clock_offset_ms = 2_000.0  # a different local clock, same server time
-    spectator.apply({"t": "snapshot", "seq": 1, "room": {"room_id": "r1"}, "match": {}})
+    spectator.apply(wire(snapshot(room_view(), match_at(BALLS_AT_REST), None)))
     for m in (player, spectator):
         m.apply(stroke_msg(start))
     assert spectator.spectating and not player.spectating
@@ -102,9 +109,9 @@ def test_when_the_stroke_ends_the_balls_rest_where_the_server_says() -> None:
     m.apply(msg)
     clock.ms += 60_000
     assert not m.animating()
-    assert [r["t"] for r in m.release_due()] == ["stroke_played"]
+    assert kinds(m.release_due()) == ["stroke_played"]
     assert m.shooter == 1 and not m.my_turn
-    final = msg["match"]["balls"]  # type: ignore[index]
+    final = msg.match.balls
     poses = m.poses()
     assert m.animation is None
     assert (poses["white"].x, poses["white"].y) == tuple(final["white"])
@@ -115,7 +122,7 @@ def test_when_the_stroke_ends_the_balls_rest_where_the_server_says() -> None:
 def test_referee_calls_show_as_banners_for_a_while() -> None:
     clock = Clock(NOW_MS)
     m = seated(clock)
-    m.apply({"t": "call", "seq": 2, "code": "frozen", "text": "Frozen"})
+    m.apply(wire(tc.Call(seq=2, code="frozen", text="Frozen")))
     assert [c.text for c in m.active_calls()] == ["Frozen"]
     clock.ms += CALL_SHOW_MS + 1
     assert m.active_calls() == []
@@ -127,24 +134,28 @@ def test_nothing_of_a_stroke_shows_before_its_balls_rest_and_each_call_once() ->
     clock = Clock(NOW_MS)
     m = seated(clock)
     msg = stroke_msg(NOW_MS)
-    rest = NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values())
-    msg["rest_ms"] = rest
-    msg["result"] = {"points": 1, "calls": [{"code": "point", "text": "Good."}]}
-    msg["match"] = {**msg["match"], "score": [4, 1], "shooter": 0}  # type: ignore[dict-item]
+    rest = math.ceil(NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values()))
+    good = pv.CallView(code="point", text="Good.", rule_id="R-SCORE-1")
+    msg = replace(
+        msg,
+        rest_ms=rest,
+        result=replace(msg.result, points=1, calls=(good,)),
+        match=replace(msg.match, score=(4, 1), shooter=0),
+    )
     m.apply(msg)
-    m.apply({"t": "call", "seq": 3, "code": "point", "text": "Good."})
-    m.apply({"t": "turn", "seq": 4, "shooter": 0, "phase": "play", "deadline_ms": rest + 30_000})
-    m.apply({"t": "chat", "seq": 5, "from": "kim", "text": "go on"})
+    m.apply(wire(tc.Call(seq=3, code="point", text="Good.")))
+    m.apply(wire(tc.Turn(seq=4, shooter=0, phase="play", deadline_ms=rest + 30_000)))
+    m.apply(wire(tc.ChatLine(seq=5, sender="kim", text="go on")))
     assert m.recent_chat() == [("kim", "go on")]  # chat is not a consequence: it shows at once
     for at in (NOW_MS + 1_000, (NOW_MS + rest) / 2, rest - 1):
         clock.ms = at
         assert m.release_due() == []
-        assert m.active_calls() == [] and m.stat("score", 0) == 3
+        assert m.active_calls() == [] and m.score(0) == 3
         assert m.seconds_left() is None and not m.my_turn
     clock.ms = rest
-    assert [r["t"] for r in m.release_due()] == ["stroke_played", "call", "turn", "chat"]
+    assert kinds(m.release_due()) == ["stroke_played", "call", "turn", "chat"]
     assert [c.text for c in m.active_calls()] == ["Good."]
-    assert m.stat("score", 0) == 4 and m.my_turn
+    assert m.score(0) == 4 and m.my_turn
     assert m.seconds_left() == pytest.approx(30.0)
     assert [text for _, _, text in m.chat_seen] == ["go on"]  # once
 
@@ -152,20 +163,31 @@ def test_nothing_of_a_stroke_shows_before_its_balls_rest_and_each_call_once() ->
 def test_a_spectator_arriving_mid_stroke_sees_the_score_from_before_it() -> None:
     clock = Clock(NOW_MS + 2_000)
     m = GameModel(now_local_ms=clock)
-    m.apply({"t": "welcome", "v": 1, "player_id": "p2", "server_time_ms": clock.ms})
+    m.apply(wire(tc.Welcome(v=1, player_id="p2", token="t", server_time_ms=int(clock.ms))))
     live = stroke_msg(NOW_MS)
-    live["rest_ms"] = NOW_MS + 9_000
-    live["result"] = {"points": 1, "calls": []}
-    after = {**live["match"], "score": [4, 1], "innings": [5, 4], "shooter": 0}  # type: ignore[dict-item]
-    room = {"room_id": "r1", "options": {"discipline": "three_cushion"}, "players": []}
-    m.apply(
-        {"t": "snapshot", "seq": 7, "room": room, "match": after, "seat": None, "in_motion": live}
+    good = pv.CallView(code="point", text="Good.", rule_id="R-SCORE-1")
+    live = replace(
+        live,
+        shooter=0,
+        rest_ms=int(NOW_MS) + 9_000,
+        result=replace(live.result, points=1, calls=(good,)),
     )
+    after = match_at(
+        BALLS_AT_REST, score=(4, 1), innings=(5, 4), high_run=(6, 4), current_run=3, shooter=0
+    )
+    m.apply(wire(snapshot(room_view(), after, None, seq=7, in_motion=live)))
     assert m.animating()
-    assert m.stat("score", 0) == 3 and m.stat("innings", 0) is None  # blank, never the new one
+    # The score from before; the figures the stroke may have moved are blank, never the new
+    # ones; nothing of the stroke's result shows yet.
+    assert m.score(0) == 3 and m.score(1) == 1
+    assert m.innings(0) is None and m.average(0) is None and m.high_run(0) is None
+    assert m.current_run(0) is None
+    assert m.innings(1) == 4  # the other player's figures are not the stroke's
+    assert m.active_calls() == [] and m.seconds_left() is None
     clock.ms = NOW_MS + 9_000
-    assert [r["t"] for r in m.release_due()] == ["snapshot"]
-    assert m.stat("score", 0) == 4 and m.stat("innings", 0) == 5
+    assert kinds(m.release_due()) == ["snapshot", "CallView"]
+    assert m.score(0) == 4 and m.innings(0) == 5 and m.high_run(0) == 6 and m.current_run(0) == 3
+    assert [c.text for c in m.active_calls()] == ["Good."]
 
 
 def test_stale_broadcast_does_not_replay_an_animation() -> None:
@@ -179,24 +201,23 @@ def test_stale_broadcast_does_not_replay_an_animation() -> None:
 
 def test_errors_are_kept_and_announced_in_words() -> None:
     m = seated(Clock(NOW_MS))
-    m.apply({"t": "error", "code": "not_your_turn", "message": "It isn't your turn."})
-    assert m.last_error is not None and m.last_error["code"] == "not_your_turn"
+    m.apply(wire(tc.Error(code="not_your_turn", message="It isn't your turn.")))
+    assert m.last_error is not None and m.last_error.code == "not_your_turn"
     assert m.active_calls()[-1].text == "It isn't your turn."
 
 
 def test_cue_ball_follows_the_breaker() -> None:
     m = seated(Clock(NOW_MS))
     assert m.cue_ball(0) == "white" and m.cue_ball(1) == "yellow"
-    m.match = {**(m.match or {}), "white_seat": 1}
+    assert m.match is not None
+    m.match = replace(m.match, white_seat=1)
     assert m.cue_ball(0) == "yellow" and m.cue_ball(1) == "white"
 
 
 def test_r_timeout_1_the_clock_shows_the_time_out_while_it_runs() -> None:
     clock = Clock(NOW_MS)
     m = seated(clock)
-    m.apply(
-        {"t": "turn", "seq": 2, "shooter": 0, "phase": "timeout", "deadline_ms": NOW_MS + 60_000}
-    )
+    m.apply(wire(tc.Turn(seq=2, shooter=0, phase="timeout", deadline_ms=int(NOW_MS) + 60_000)))
     assert m.phase == "timeout"
     assert m.seconds_left() == pytest.approx(60.0)
     clock.ms += 45_000
@@ -217,12 +238,12 @@ def test_while_the_connection_is_down_the_clock_and_the_turn_freeze() -> None:
     m = seated(clock)
     assert m.my_turn and m.seconds_left() == pytest.approx(30.0)
     clock.ms += 4_000
-    m.apply({"t": "connection", "status": "lost"})
-    m.apply({"t": "connection", "status": "reconnecting", "attempt": 3})
+    m.apply(Link("lost"))
+    m.apply(Link("reconnecting", attempt=3))
     assert m.link_down and m.reconnect_attempt == 3 and not m.my_turn
     clock.ms += 10_000
     assert m.seconds_left() == pytest.approx(26.0)  # frozen
-    m.apply({"t": "connection", "status": "restored"})
+    m.apply(Link("restored"))
     assert not m.link_down and m.my_turn
     assert m.seconds_left() == pytest.approx(16.0)  # the server's deadline again
 
@@ -240,14 +261,15 @@ def test_the_strike_sounds_when_the_animation_starts_on_every_screen() -> None:
 def test_a_malformed_trajectory_is_announced_and_nothing_else_is_lost() -> None:
     clock = Clock(NOW_MS)
     m = seated(clock)
-    bad = stroke_msg(NOW_MS)
-    bad["trajectory"] = {"white": [1.0, 2.0]}  # not 16·n numbers
+    # A path the physics cannot decode (no segment at all; the wire decoder checks only the
+    # shape, 16 numbers a segment).
+    bad = replace(stroke_msg(NOW_MS), trajectory=pv.Trajectory(paths={"white": ()}))
     m.apply(bad)
     assert m.animation is None
     assert m.active_calls()[-1].text.startswith("A stroke could not be shown")
     # The match state after the stroke still arrived: the balls rest where the server says.
     assert m.shooter == 1
-    assert (m.poses()["white"].x, m.poses()["white"].y) == tuple(bad["match"]["balls"]["white"])  # type: ignore[index]
+    assert (m.poses()["white"].x, m.poses()["white"].y) == tuple(bad.match.balls["white"])
 
 
 def test_fast_forward_catches_the_picture_up_but_not_the_result() -> None:
@@ -256,8 +278,8 @@ def test_fast_forward_catches_the_picture_up_but_not_the_result() -> None:
     clock = Clock(NOW_MS)
     m = seated(clock)
     msg = stroke_msg(NOW_MS)
-    rest = NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values())
-    msg["rest_ms"] = rest
+    rest = math.ceil(NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values()))
+    msg = replace(msg, rest_ms=rest)
     m.apply(msg)
     clock.ms = NOW_MS + 1_000
     m.fast_forward(2.0)  # two seconds held at 4×: six seconds ahead
@@ -267,7 +289,7 @@ def test_fast_forward_catches_the_picture_up_but_not_the_result() -> None:
     assert not m.animating()  # the picture has caught up: the balls rest on screen
     assert m.holding and m.release_due() == []  # ...but the result is the server's
     clock.ms = rest
-    assert [r["t"] for r in m.release_due()] == ["stroke_played"]
+    assert kinds(m.release_due()) == ["stroke_played"]
 
 
 def test_instant_replay_plays_the_last_stroke_again_from_its_start() -> None:
@@ -293,15 +315,14 @@ def test_a_stroke_that_arrives_while_the_last_one_is_held_still_animates() -> No
     clock = Clock(NOW_MS)
     m = seated(clock)
     first = stroke_msg(NOW_MS)
-    rest = NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values())
-    first["rest_ms"] = rest
+    rest = math.ceil(NOW_MS + 1000 * max(s[-1].t0 for s in demo_trajectory().values()))
+    first = replace(first, rest_ms=rest)
     m.apply(first)
-    second = stroke_msg(rest - 5, seq=3)
-    second["rest_ms"] = rest + 60_000
+    second = replace(stroke_msg(rest - 5, seq=3), rest_ms=rest + 60_000)
     m.apply(second)
     assert m.strokes_started == 1
     clock.ms = rest
-    assert [r["t"] for r in m.release_due()] == ["stroke_played"]
+    assert kinds(m.release_due()) == ["stroke_played"]
     assert m.strokes_started == 2 and m.animating() and m.holding
     clock.ms = rest + 60_000
-    assert [r["seq"] for r in m.release_due()] == [3]
+    assert m.release_due() == [second]

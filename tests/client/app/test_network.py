@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
 from client.app.bridge import Bridge
-from client.app.model import GameModel, trajectory_segments
+from client.app.model import GameModel
+from client.app.replay_view import _playable
+from client.session import Event
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
 
@@ -24,7 +26,7 @@ class Window:
         self.bridge = Bridge(url, name)
         self.bridge.start()
         self.model = GameModel()
-        self.seen: list[dict[str, Any]] = []
+        self.seen: list[Event] = []
 
     def pump(self) -> None:
         self.model.clock_offset_ms = self.bridge.clock_offset_ms
@@ -39,7 +41,10 @@ class Window:
             if cond():
                 return
             time.sleep(1 / 60)
-        raise AssertionError(f"timed out; last messages: {[m.get('t') for m in self.seen[-8:]]}")
+        raise AssertionError(f"timed out; last messages: {self.seen[-8:]}")
+
+    def created(self) -> str | None:
+        return next((m.room_id for m in self.seen if isinstance(m, tc.RoomCreated)), None)
 
 
 def test_a_spectator_arriving_mid_stroke_sees_the_rest_of_it_in_step_with_the_player(
@@ -48,8 +53,9 @@ def test_a_spectator_arriving_mid_stroke_sees_the_rest_of_it_in_step_with_the_pl
     player = Window(server_url, "player")
     try:
         player.bridge.send(ts.CreateRoom(discipline="three_cushion", practice=True))
-        player.until(lambda: any(m.get("t") == "room_created" for m in player.seen))
-        room_id = next(m["room_id"] for m in player.seen if m.get("t") == "room_created")
+        player.until(lambda: player.created() is not None)
+        room_id = player.created()
+        assert room_id is not None
         player.bridge.send(ts.Join(room_id=room_id))
         player.until(lambda: player.model.my_turn)
         # A long, hard stroke along the table: several seconds of rolling.
@@ -84,8 +90,9 @@ def test_a_finished_match_is_listed_and_its_replay_decodes_for_the_replay_view(
     a, b = Window(server_url, "ana"), Window(server_url, "kim")
     try:
         a.bridge.send(ts.CreateRoom(discipline="three_cushion"))
-        a.until(lambda: any(m.get("t") == "room_created" for m in a.seen))
-        room_id = next(m["room_id"] for m in a.seen if m.get("t") == "room_created")
+        a.until(lambda: a.created() is not None)
+        room_id = a.created()
+        assert room_id is not None
         a.bridge.send(ts.Join(room_id=room_id))
         a.until(lambda: a.model.seat is not None)
         b.bridge.send(ts.Join(room_id=room_id))
@@ -96,24 +103,26 @@ def test_a_finished_match_is_listed_and_its_replay_decodes_for_the_replay_view(
                     cue=CueParams(direction=0.0, speed=1.5, tip_x=0.0, tip_y=0.0, elevation=0.0)
                 )
             )
-        a.until(lambda: any(m.get("t") == "lag_result" for m in a.seen))
+        a.until(lambda: any(isinstance(m, tc.LagResult) for m in a.seen))
         assert a.model.animation is not None  # the lag is animated too (both balls)
         assert set(a.model.animation.motion.paths) >= {"white", "yellow"}
         b.bridge.send(ts.Concede())
         a.until(lambda: a.model.game_over is not None)
         over = a.model.game_over
-        assert over is not None and over["winner"] == a.model.seat
-        match_id = over["match_id"]
+        assert over is not None and over.winner == a.model.seat
+        match_id = over.match_id
+        assert match_id is not None
 
         a.bridge.send(ts.ListMatches(limit=5))
-        a.until(lambda: any(m.get("match_id") == match_id for m in a.model.matches))
+        a.until(lambda: any(m.match_id == match_id for m in a.model.matches))
         a.bridge.send(ts.GetReplay(match_id=match_id))
-        a.until(lambda: any(m.get("t") == "replay" for m in a.seen))
-        replay = next(m for m in a.seen if m.get("t") == "replay")
-        strokes = [s for s in replay["strokes"] if s.get("trajectory")]
-        assert strokes, "the lag was stored with its trajectory"
-        for s in strokes:  # what ReplayView plays: wire trajectories decode into segments
-            segs = trajectory_segments(s["trajectory"])
+        a.until(lambda: any(isinstance(m, tc.Replay) for m in a.seen))
+        replay = next(m for m in a.seen if isinstance(m, tc.Replay))
+        lags = [s.body for s in replay.strokes if isinstance(s.body, tc.LagResult)]
+        assert lags, "the lag was stored with its trajectory"
+        for lag in lags:  # what ReplayView plays: the trajectories decode into segments
+            assert _playable(lag)
+            segs = lag.trajectory.segments()
             assert segs and all(len(v) >= 1 for v in segs.values())
     finally:
         a.bridge.close()

@@ -11,7 +11,6 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from client.app.bridge import Bridge
 from client.app.standing import (
@@ -22,35 +21,53 @@ from client.app.standing import (
     waiting_text,
 )
 from client.app.words import JARGON
+from client.session import Event
+from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol import views as pv
 from shared.protocol.base import ClientMessage
 
 
 def test_the_state_follows_login_queue_and_rating_messages() -> None:
     st = StandingState()
     st.asked_name = "Ann"
-    st.fold({"t": "welcome", "player_id": "p1", "token": "x"})
+    st.fold(tc.Welcome(v=1, player_id="p1", token="x", server_time_ms=1))
     assert st.account == "Ann" and st.message == "Logged in as Ann."
-    st.fold({"t": "queued", "discipline": "three_cushion", "rating": 1500.0}, 1_000.0)
+    st.fold(tc.Queued(discipline="three_cushion", rating=1500.0), 1_000.0)
     assert st.waiting and st.waiting_since == 1_000.0 and st.queued_rating == 1500.0
-    st.fold({"t": "joined", "room_id": "r1", "seat": 0, "seat_token": "s"})
+    st.fold(tc.Joined(room_id="r1", seat=0, seat_token="s"))
     assert not st.waiting and st.message == "Opponent found."
-    st.fold({"t": "rated", "match_id": 7, "before": 1500.0, "after": 1662.4})
+    st.fold(
+        tc.Rated(match_id=7, discipline="three_cushion", before=1500.0, after=1662.4, deviation=80)
+    )
     assert rated_text(st.rated, 7) == "Your rating: 1500 → 1662 (+162)"
     assert rated_text(st.rated, 8) == ""  # another match's change is not shown
     st.asked_name = "Ann"
-    st.fold({"t": "error", "code": "bad_login", "message": "Wrong name or password.", "re": 3})
+    st.fold(tc.Error(code="bad_login", message="Wrong name or password.", re=3))
     assert st.message == "Wrong name or password." and st.asked_name is None
-    st.fold({"t": "error", "code": "not_your_turn", "message": "Not now."})
+    st.fold(tc.Error(code="not_your_turn", message="Not now."))
     assert st.message == "Wrong name or password."  # the table screen's business
 
 
 def test_cells_and_lines_are_words_for_people() -> None:
-    row = {"rank": 3, "name": "Bob", "rating": 1521.4, "deviation": 290.0, "provisional": True}
-    row |= {"games": 1, "wins": 1, "draws": 0, "losses": 0, "average": 0.5, "high_run": 2}
+    standing = pv.Standing(
+        rating=1521.4,
+        deviation=290.0,
+        provisional=True,
+        games=1,
+        wins=1,
+        draws=0,
+        losses=0,
+        average=0.5,
+        high_run=2,
+    )
+    row = pv.LeaderRow(rank=3, player_id="p3", name="Bob", standing=standing)
     assert board_cells(row) == ("3", "Bob (new)", "1521 ± 580", "1", "1–0–0", "0.500", "2")
     assert waiting_text(75.4) == "Looking for an opponent… 1:15"
-    lines = profile_lines({"name": "Bob", "registered": False, "bot": False, "standings": []})
+    bob = tc.Profile(
+        player_id="p3", name="Bob", registered=False, bot=False, standings=(), matches=()
+    )
+    lines = profile_lines(bob)
     assert lines == ["Bob (a guest)", "No rated matches yet."]
 
 
@@ -87,7 +104,7 @@ class Window:
         self.bridge = Bridge(url, name, remember_identity=False)
         self.bridge.start()
         self.standing = StandingState()
-        self.seen: list[dict[str, Any]] = []
+        self.seen: list[Event] = []
 
     def send(self, msg: ClientMessage) -> None:
         if isinstance(msg, ts.Login | ts.Register):
@@ -103,7 +120,7 @@ class Window:
             if cond():
                 return
             time.sleep(1 / 60)
-        raise AssertionError(f"timed out; last messages: {[m.get('t') for m in self.seen[-8:]]}")
+        raise AssertionError(f"timed out; last messages: {self.seen[-8:]}")
 
 
 def test_register_quick_match_and_leaderboard_through_the_windows_link(server_url: str) -> None:
@@ -115,20 +132,20 @@ def test_register_quick_match_and_leaderboard_through_the_windows_link(server_ur
         bob.until(lambda: bob.standing.account == "Bob")
         for w in (ann, bob):
             w.send(ts.Queue(discipline="one_cushion", distance=5))
-        ann.until(lambda: any(m.get("t") == "joined" for m in ann.seen))
-        bob.until(lambda: any(m.get("t") == "joined" for m in bob.seen))
-        ann.until(lambda: any(m.get("t") == "snapshot" for m in ann.seen))
+        ann.until(lambda: any(isinstance(m, tc.Joined) for m in ann.seen))
+        bob.until(lambda: any(isinstance(m, tc.Joined) for m in bob.seen))
+        ann.until(lambda: any(isinstance(m, tc.Snapshot) for m in ann.seen))
         ann.send(ts.Concede())
         bob.until(lambda: bob.standing.rated is not None)
-        assert bob.standing.rated is not None and bob.standing.rated["after"] > 1500
+        assert bob.standing.rated is not None and bob.standing.rated.after > 1500
         bob.send(ts.GetLeaderboard(discipline="one_cushion"))
         bob.until(lambda: bool(bob.standing.board))
-        assert [r["name"] for r in bob.standing.board] == ["Bob", "Ann"]
+        assert [r.name for r in bob.standing.board] == ["Bob", "Ann"]
         # Logging in is for outside a room, and says so.
         ann.send(ts.Login(name="Bob", password="not his password"))
         ann.until(lambda: ann.standing.message == "Leave your room before logging in.")
         ann.send(ts.Leave())
-        ann.until(lambda: any(m.get("t") == "left" for m in ann.seen))
+        ann.until(lambda: any(isinstance(m, tc.Left) for m in ann.seen))
         # A wrong password is explained in words, and the window stays who it was.
         ann.send(ts.Login(name="Bob", password="not his password"))
         ann.until(lambda: ann.standing.message == "Wrong name or password.")

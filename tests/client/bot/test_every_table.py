@@ -8,13 +8,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from client.bot.player import BotPlayer
 from client.session import Session
 from server.lobby import GameServer
+from shared.protocol import to_client as tc
 from shared.rules import Discipline
 from shared.table import TABLES
 from tests.servers import serving
@@ -32,7 +32,7 @@ async def game_server(tmp_path: Path) -> AsyncIterator[GameServer]:
         yield srv
 
 
-async def _play(url: str, table: str, discipline: str, seed: int, pool: Executor) -> dict[str, Any]:
+async def _play(url: str, table: str, discipline: str, seed: int, pool: Executor) -> tc.GameOver:
     a = Session(url, f"Ann {seed} (bot)")
     b = Session(url, f"Bob {seed} (bot)")
     await a.connect()
@@ -63,10 +63,10 @@ async def test_a_short_match_on_every_table_in_every_discipline(
         240,
     )
     for (table, discipline), over in zip(cases, results, strict=True):
-        assert over["t"] == "game_over", (table, discipline, over)
-        assert over["reason"] in ("distance", "innings_limit", "equalized"), (table, discipline)
-        sheet = over["scoresheet"]
-        lines = sheet["match"]
+        assert isinstance(over, tc.GameOver), (table, discipline, over)
+        assert over.reason in ("distance", "innings_limit", "equalized"), (table, discipline)
+        sheet = over.scoresheet
+        lines = sheet.match
         assert len(lines) == 2, (table, discipline)
         # Innings are counted and nobody passed the distance.
-        assert all(0 < line["innings"] <= 2 and line["points"] <= 2 for line in lines), sheet
+        assert all(0 < line.innings <= 2 and line.points <= 2 for line in lines), sheet

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import Executor
-from typing import Any
 
 import pytest
 
 from client.bot.player import BotPlayer
-from client.session import Session
+from client.session import Event, Link, Session
 from client.watch import watch
+from shared.protocol import to_client as tc
 
 # Short matches: one point, no equalizing inning (R-END-2), the strongest level (fewest strokes:
 # the table time of each stroke, ~10 s of real time, dominates the test's length).
@@ -30,14 +30,14 @@ async def _seat_two(url: str) -> tuple[Session, Session, str]:
     return a, b, room_id
 
 
-def _check_result(results: list[dict[str, Any]]) -> int:
-    assert [r["t"] for r in results] == ["game_over", "game_over"]
-    assert results[0]["seq"] == results[1]["seq"]
-    winner = results[0]["winner"]
-    assert winner in (0, 1) and results[0]["reason"] == "distance"
-    totals = results[0]["scoresheet"]["match"]
-    assert totals[winner]["points"] == 1 and totals[1 - winner]["points"] == 0
-    return int(winner)
+def _check_result(results: list[tc.GameOver]) -> int:
+    assert results[0].seq == results[1].seq
+    winner = results[0].winner
+    assert winner in (0, 1) and results[0].reason == "distance"
+    assert winner is not None
+    totals = results[0].scoresheet.match
+    assert totals[winner].points == 1 and totals[1 - winner].points == 0
+    return winner
 
 
 @pytest.mark.slow
@@ -54,7 +54,7 @@ async def test_two_bots_play_a_full_match_while_a_spectator_watches(
 
     last_rest: list[int] = []
     a.listeners.append(
-        lambda m: last_rest.append(m["rest_ms"]) if m.get("t") == "stroke_played" else None
+        lambda m: last_rest.append(m.rest_ms) if isinstance(m, tc.StrokePlayed) else None
     )
     spectator = asyncio.create_task(watch(server_url, room_id, out=out))
     try:
@@ -84,11 +84,11 @@ async def test_a_bot_cut_off_mid_match_rejoins_and_finishes(
     server_url: str, think_pool: Executor
 ) -> None:
     a, b, _room = await _seat_two(server_url)
-    events: list[dict[str, Any]] = []
+    events: list[Event] = []
     a.listeners.append(events.append)
     seen_by_b: list[tuple[int, str]] = []
     b.listeners.append(
-        lambda m: seen_by_b.append((m["seat"], m["status"])) if m["t"] == "player_status" else None
+        lambda m: seen_by_b.append((m.seat, m.status)) if isinstance(m, tc.PlayerStatus) else None
     )
     try:
         bots = [
@@ -97,15 +97,15 @@ async def test_a_bot_cut_off_mid_match_rejoins_and_finishes(
         ]
         games = [asyncio.create_task(p.play_match()) for p in bots]
         # Cut Ann's connection once the lag is decided, as a network failure would.
-        await a.wait_for(lambda m: m.get("t") == "lag_result" and m.get("winner") is not None, 60)
+        await a.wait_for(lambda m: isinstance(m, tc.LagResult) and m.winner is not None, 60)
         await a.drop_connection()
         results = await asyncio.wait_for(asyncio.gather(*games), 100)
         _check_result(results)
     finally:
         await a.close()
         await b.close()
-    statuses = [m.get("status") for m in events if m.get("t") == "connection"]
+    statuses = [m.status for m in events if isinstance(m, Link)]
     assert statuses[0] == "lost" and "restored" in statuses
     # The opponent's view: the seat went away and came back (R-END-5), no forfeit.
     assert seen_by_b[:2] == [(0, "disconnected"), (0, "connected")], seen_by_b
-    assert results[0]["reason"] == "distance"
+    assert results[0].reason == "distance"
