@@ -21,6 +21,7 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import replace
 from typing import Any
 
 FRAMES = 120
@@ -129,7 +130,8 @@ def _cpu_share() -> dict[str, Any]:
     out: dict[str, Any] = {}
     # A player's table, nobody moving, the shot clock stopped (the opponent's time-out).
     scene = build("player")
-    scene.model.match = {**(scene.model.match or {}), "deadline_ms": None}
+    assert scene.model.match is not None
+    scene.model.match = replace(scene.model.match, deadline_ms=None)
     window.show_view(TableView(Controller(window, scene.model)))
     out["idle, drawing every frame (before)"] = loop(CPU_SECONDS, always_draw=True)
     out["idle (nothing moves)"] = loop(CPU_SECONDS)

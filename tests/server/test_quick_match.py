@@ -158,7 +158,7 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
         for s, name in zip(sessions, ("Ann", "Bob"), strict=True):
             await s.request(ts.Register(name=name, password=PASSWORD))
         joined = [
-            asyncio.ensure_future(s.wait_for(lambda m: m.get("t") == "joined", timeout=10))
+            asyncio.ensure_future(s.wait_for(lambda m: isinstance(m, tc.Joined), timeout=10))
             for s in sessions
         ]
         await asyncio.sleep(0)
@@ -166,18 +166,18 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
             # One point, three cushion: the bots play a short match (the default distance
             # has an equalizing inning and would take minutes).
             answer = await s.request(ts.Queue(discipline="three_cushion", distance=1))
-            assert answer["t"] == "queued"
+            assert isinstance(answer, tc.Queued)
         await asyncio.gather(*joined)
         rated_soon = [
-            asyncio.ensure_future(s.wait_for(lambda m: m.get("t") == "rated", timeout=300))
+            asyncio.ensure_future(s.wait_for(lambda m: isinstance(m, tc.Rated), timeout=300))
             for s in sessions
         ]
         await asyncio.sleep(0)
         bots = [BotPlayer(s, 5, executor=pool, seed=i, think_s=4) for i, s in enumerate(sessions)]
         results = await asyncio.wait_for(asyncio.gather(*(b.play_match() for b in bots)), 200)
         over = results[0]
-        assert over["reason"] in ("distance", "equalized")
-        winner = over["winner"]
+        assert over.reason in ("distance", "equalized")
+        winner = over.winner
         names = {s.state.seat: s.name for s in sessions}
         rated = await asyncio.wait_for(asyncio.gather(*rated_soon), 10)
         board = await sessions[0].request(ts.GetLeaderboard(discipline="three_cushion"))
@@ -185,18 +185,20 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
         pool.shutdown(cancel_futures=True)
         for s in sessions:
             await s.close()
-    rows = board["rows"]
+    assert isinstance(board, tc.Leaderboard)
+    rows = board.rows
     assert len(rows) == 2
     if winner is None:  # an equalized draw: both moved toward each other, i.e. not at all
-        assert {r["rating"] for r in rows} == {1500.0}
+        assert {r.standing.rating for r in rows} == {1500.0}
         return
     top, bottom = rows
-    assert top["name"].lower() == names[winner] and bottom["name"].lower() == names[1 - winner]
-    assert top["rating"] > 1500 > bottom["rating"]
-    assert (top["wins"], top["losses"], bottom["wins"], bottom["losses"]) == (1, 0, 0, 1)
-    assert top["high_run"] >= 1 and top["average"] > 0
+    assert top.name.lower() == names[winner] and bottom.name.lower() == names[1 - winner]
+    assert top.standing.rating > 1500 > bottom.standing.rating
+    t, b = top.standing, bottom.standing
+    assert (t.wins, t.losses, b.wins, b.losses) == (1, 0, 0, 1)
+    assert t.high_run >= 1 and t.average > 0
     for r in rated:
-        assert r["before"] == 1500 and r["after"] != 1500
+        assert isinstance(r, tc.Rated) and r.before == 1500 and r.after != 1500
 
 
 async def test_ratings_survive_a_sigkill_at_the_moment_a_match_ends(tmp_path: Path) -> None:
