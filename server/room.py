@@ -134,6 +134,10 @@ class StrokeLog:
     seat: int | None
     played_ms: int
     record: dict[str, Any]
+    # The broadcast whose wire form ``record`` is (stroke_played, lag_result): the actor sends
+    # the record's encoded bytes instead of encoding the message a second time (with typed
+    # views, building a stroke's wire form is a tenth of the event loop's time at 2 000 rooms).
+    sent: ServerMessage | None = None
 
 
 @dataclass(slots=True)
@@ -750,7 +754,7 @@ class Room:
             # as it was broadcast, seq included (a client compares it with what it has seen).
             msg = self._broadcast(fx, msg)
             self.last_motion = msg
-            fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire()))
+            fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire(), msg))
             self._announce(fx, verdict)
             return fx
         assert job.seat is not None
@@ -777,7 +781,7 @@ class Room:
         )
         played = self._broadcast(fx, played)  # first, so the kept message carries its seq
         self.last_motion = played
-        fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire()))
+        fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire(), played))
         # A `turn` after every stroke, even when shooter, phase and deadline are unchanged
         # (a practice room has no clock): clients wait for it before the next stroke.
         self._announce(fx, verdict, force_turn=True)
