@@ -123,7 +123,9 @@ class SimOutcome:
     job: int
     result: ShotResult | None
     trajectory: dict[str, Any]
-    events: list[dict[str, Any]]
+    # The protocol's events, built in the worker: at 2 000 rooms decoding them from their maps
+    # on the event loop (``EventView.from_wire``) was ~6 % of the loop's time.
+    events: tuple[pv.EventView, ...]
     cpu_s: float
     failure: str | None = None
 
@@ -747,7 +749,7 @@ class Room:
                 start_ms=t0,
                 rest_ms=rest,
                 strokes=strokes,
-                events=_events(out.events),
+                events=out.events,
                 match=rules.match_view(self.state),
             )
             # Broadcast first: the snapshot's in_motion and the replay keep the message exactly
@@ -775,7 +777,7 @@ class Room:
             if self.state.phase is not Phase.OVER
             else t0 + math.ceil(result.duration * 1000),
             trajectory=pv.Trajectory(paths=out.trajectory),
-            events=_events(out.events),
+            events=out.events,
             result=result_view(verdict),
             match=rules.match_view(self.state),
         )
@@ -901,6 +903,6 @@ def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
     )
 
 
-def _events(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
+def event_views(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
     """The worker's event maps (``shared.physics.event_wire``) as the protocol's events."""
     return tuple(pv.EventView.from_wire(e, f"events[{i}]") for i, e in enumerate(events))
