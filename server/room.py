@@ -374,7 +374,6 @@ class Room:
         )
 
     def room_view(self) -> pv.RoomView:
-        opts = self.options
         s = self.summary()
         return pv.RoomView(
             room_id=s.room_id,
@@ -385,20 +384,7 @@ class Room:
             phase=s.phase,
             private=s.private,
             practice=s.practice,
-            options=pv.RoomOptions(
-                discipline=opts.discipline.value,
-                distance=opts.target,
-                shot_clock_s=opts.shot_clock_s,
-                innings_limit=opts.innings_limit,
-                sets=opts.sets,
-                equalizing=opts.equalizing_applies,
-                timeout_s=opts.timeout_s,
-                grace_s=opts.grace_s,
-                table=opts.table,
-                practice=opts.practice,
-                # R-DISC-FREE: the corner zones' legs in force (scaled with the table)
-                corner_zone_leg=opts.zone_leg,
-            ),
+            options=rules.room_options(self.options),
             seats=tuple(
                 None
                 if s is None
