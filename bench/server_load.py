@@ -30,6 +30,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -204,11 +205,23 @@ async def _player(c: Conn) -> None:
 
 
 async def _spectator(c: Conn) -> None:
+    """Read everything and check ``seq`` has no gap. Only the map's ``t`` and ``seq`` are read:
+    decoding every message into typed views for 4 000 spectators took this process ~20 % of a
+    core, taken from the server on this 2-core machine (the players still decode fully)."""
     while True:
         try:
-            await _recv(c)
+            data = await c.ws.recv()
         except ConnectionClosed:
             return
+        c.stats.messages += 1
+        m = msgpack.unpackb(data, raw=False)
+        kind, seq = m.get("t"), m.get("seq")
+        if kind == "error":
+            c.stats.errors.append(str(m.get("code")))
+        elif seq is not None:
+            if kind != "snapshot" and c.last_seq is not None and seq != c.last_seq + 1:
+                c.stats.gaps += 1
+            c.last_seq = seq
 
 
 async def _room(

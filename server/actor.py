@@ -197,6 +197,12 @@ class RoomActor:
         room goes back to ``point`` (as before the input) and nothing is sent but the refusal;
         returns whether the effects took place."""
         room = self.room
+        # A stroke's record is its broadcast's wire form: encoded once, stored and sent.
+        encoded = {
+            id(e.sent): msgpack.packb(e.record, use_bin_type=True)
+            for e in fx.strokes
+            if e.sent is not None
+        }
         if fx.new_match or fx.strokes or fx.save or fx.finished is not None:
             # Durable before anyone hears of it. Store.run runs inline on the event loop (~0.6 ms
             # a stroke, see Store's docstring), so every room waits that long too, by design.
@@ -204,7 +210,12 @@ class RoomActor:
             if fx.strokes and room.match_id is None:
                 room.begin_match(fx)  # a row from before match ids were drawn by the room
             blobs = [
-                (e.kind, e.seat, e.played_ms, msgpack.packb(e.record, use_bin_type=True))
+                (
+                    e.kind,
+                    e.seat,
+                    e.played_ms,
+                    encoded.get(id(e.sent)) or msgpack.packb(e.record, use_bin_type=True),
+                )
                 for e in fx.strokes
             ]
             try:
@@ -236,7 +247,8 @@ class RoomActor:
             self.metrics.observe_stroke((now_ms() - item.received_ms) / 1000)
         for conns, msg in fx.sends:
             # Chat may be dropped for a client that is falling behind; game messages never.
-            self.deliver(conns, encode(msg), isinstance(msg, tc.ChatLine))
+            data = encoded.get(id(msg)) or encode(msg)
+            self.deliver(conns, data, isinstance(msg, tc.ChatLine))
         if fx.snapshot_all:
             for conn in room.conns():
                 self.deliver((conn,), encode(room.snapshot(room.seat_of(conn), now=now)), False)

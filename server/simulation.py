@@ -27,9 +27,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from server.room import SimJob, SimOutcome
+from server.room import SimJob, SimOutcome, event_views
 from shared.physics.trajectory import event_wire
 from shared.physics.types import BallState, Event, Segment, ShotResult
+from shared.protocol.views import EventView
 from shared.table import table_by_name
 
 
@@ -45,12 +46,12 @@ def run_job(job: SimJob) -> SimOutcome:
             ((ball, stroke),) = job.strokes.items()
             result = simulate(table, job.balls, ball, stroke)
         trajectory: dict[str, Any] = dict(encode_trajectory(result.trajectory))
-        events = [event_wire(e) for e in result.events]
+        events = event_views([event_wire(e) for e in result.events])
         if not job.segments:
             result = replace(result, trajectory={})  # see SimJob.segments
     except Exception as exc:  # a physics bug must not take the room down; report it
         return SimOutcome(
-            job.job, None, {}, [], time.process_time() - start, f"{type(exc).__name__}: {exc}"
+            job.job, None, {}, (), time.process_time() - start, f"{type(exc).__name__}: {exc}"
         )
     return SimOutcome(job.job, result, trajectory, events, time.process_time() - start)
 
@@ -79,6 +80,30 @@ def _pickled_by_fields(cls: type[Any]) -> None:
 
 for _cls in (BallState, Event, Segment, ShotResult, SimOutcome):
     _pickled_by_fields(_cls)
+
+
+_VIEW_FIELDS: dict[type[Any], tuple[str, ...]] = {}
+
+
+def _view(cls: type[Any], values: tuple[Any, ...]) -> Any:
+    """A view back from its field values, without checking them again (the worker built it
+    through its checks; this is the same code on the other end of a private pipe)."""
+    obj = object.__new__(cls)
+    for name, value in zip(_VIEW_FIELDS[cls], values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+def _pickled_view(cls: type[Any]) -> None:
+    names = _VIEW_FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+
+    def reduce(obj: Any) -> tuple[Any, tuple[Any, ...]]:
+        return _view, (cls, tuple(getattr(obj, n) for n in names))
+
+    copyreg.pickle(cls, reduce)
+
+
+_pickled_view(EventView)
 
 log = logging.getLogger("carom.physics")
 # Jobs in each worker's pipe at once. The worker itself runs strokes before lags among what
@@ -244,7 +269,7 @@ class PhysicsPool:
             worker = min(self.workers, key=lambda w: len(w.pending))
             return await worker.run(next(self._keys), job)
         except RuntimeError as exc:
-            return SimOutcome(job.job, None, {}, [], 0.0, str(exc))
+            return SimOutcome(job.job, None, {}, (), 0.0, str(exc))
         finally:
             self.slots.release()
 

@@ -77,19 +77,7 @@ def room_view(
         phase="play",
         private=False,
         practice=practice,
-        options=pv.RoomOptions(
-            discipline=discipline,
-            distance=opts.target,
-            shot_clock_s=opts.shot_clock_s,
-            innings_limit=opts.innings_limit,
-            sets=opts.sets,
-            equalizing=opts.equalizing_applies,
-            timeout_s=opts.timeout_s,
-            grace_s=opts.grace_s,
-            table=opts.table,
-            practice=practice,
-            corner_zone_leg=opts.zone_leg,
-        ),
+        options=rules.room_options(opts),
         seats=tuple(
             pv.SeatView(player_id=f"p{i}", name=n, connected=True, left=False)
             for i, n in enumerate(names)

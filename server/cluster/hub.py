@@ -36,6 +36,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.cluster.link import OwnerLink
+from server.lobby_core import CLOSE_GOING_AWAY  # close codes, in one place
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_server, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -47,7 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("carom.cluster.hub")
 
-CLOSE_GOING_AWAY: Final = 1001
 # Snapshots for arriving (or syncing) spectators are asked for at most this often: everyone
 # who asked meanwhile gets the same one, so a crowd arriving at once costs the owner one sync
 # per gap and the hub stays far below the owner's per-connection rate limit.

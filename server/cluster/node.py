@@ -40,6 +40,7 @@ from server.cluster.limits import (
 from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
 from server.cluster.stopping import cancel
+from server.lobby_core import CLOSE_GOING_AWAY  # close codes, in one place
 from server.pgstore import Fenced, PostgresStore
 from server.sql import DatabaseUnavailable
 from server.store import StoreError
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("carom.cluster")
 
-CLOSE_GOING_AWAY: Final = 1001
 SECRET_KEY: Final = "carom:secret"
 RELAY_HEADER: Final = "X-Carom-Relay"  # the cluster's secret: this connection is a relay
 CLIENT_HEADER: Final = "X-Carom-Client"  # … for a client connected from this address

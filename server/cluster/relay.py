@@ -29,6 +29,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.cluster.link import OwnerLink
+from server.lobby_core import CLOSE_GOING_AWAY, CLOSE_POLICY  # close codes, in one place
 from shared.protocol import PROTOCOL_VERSION, ProtocolError, decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -39,8 +40,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("carom.cluster.relay")
 
-CLOSE_GOING_AWAY: Final = 1001
-CLOSE_POLICY: Final = 1008
 # Frames that end or refuse a relay are all small; bigger ones (strokes with trajectories,
 # snapshots, replays) are passed on without being unpacked.
 PEEK_BYTES: Final = 2048

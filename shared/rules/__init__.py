@@ -46,6 +46,7 @@ from shared.rules.views import (
     match_view,
     options_from_view,
     result_view,
+    room_options,
     scoresheet,
     state_from_view,
 )
@@ -93,6 +94,7 @@ __all__ = [
     "options_from_view",
     "outcome",
     "result_view",
+    "room_options",
     "scoresheet",
     "state_from_dict",
     "state_from_view",

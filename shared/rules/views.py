@@ -110,6 +110,25 @@ def result_view(result: GameOver | None) -> pv.GameResult | None:
     return pv.GameResult(winner=result.winner, reason=result.reason.value)
 
 
+def room_options(opts: MatchOptions) -> pv.RoomOptions:
+    """The protocol's ``room.options``: every option in force, the referee's defaults filled in
+    (the corner zones' legs scaled with the table, R-DISC-FREE; whether the equalizing inning
+    is played, R-END-2)."""
+    return pv.RoomOptions(
+        discipline=opts.discipline.value,
+        distance=opts.target,
+        shot_clock_s=opts.shot_clock_s,
+        innings_limit=opts.innings_limit,
+        sets=opts.sets,
+        equalizing=opts.equalizing_applies,
+        timeout_s=opts.timeout_s,
+        grace_s=opts.grace_s,
+        table=opts.table,
+        practice=opts.practice,
+        corner_zone_leg=opts.zone_leg,
+    )
+
+
 def match_view(state: MatchState) -> pv.MatchView:
     """The protocol's ``match`` object (PROTOCOL.md)."""
     rec = state.current

@@ -7,10 +7,12 @@ import asyncio
 import time
 from dataclasses import replace
 
+import msgpack
 import pytest
 
 from server.room import Member, Room
 from shared import rules
+from shared.protocol import encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
@@ -213,6 +215,10 @@ def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
     assert all(to == (a.conn, b.conn, s.conn) for to, _ in fx.sends)  # seats, then spectators
     assert [m.seq for _, m in fx.sends] == list(range(seq + 1, seq + 1 + len(fx.sends)))
     assert [log.kind for log in fx.strokes] == ["lag"]
+    # The stored record is the broadcast's wire form, byte for byte: the actor encodes it once
+    # and sends those bytes (a replay shows exactly what the room saw).
+    (log,) = fx.strokes
+    assert log.sent is lag and encode(lag) == msgpack.packb(log.record, use_bin_type=True)
 
 
 def test_core_break_spot_choice() -> None:
