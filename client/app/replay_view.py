@@ -19,7 +19,7 @@ from client.app.model import GameModel
 from client.app.table_view import TableScene
 from shared import rules
 from shared.protocol import to_client as tc
-from shared.protocol.views import MatchView, RoomOptions, RoomView, SentOptions
+from shared.protocol.views import MatchView, RoomView, SentOptions
 
 if TYPE_CHECKING:
     from client.app.app import Controller
@@ -81,19 +81,7 @@ def replay_room(replay: tc.Replay) -> RoomView:
         phase="over",
         private=False,
         practice=opts.practice,
-        options=RoomOptions(
-            discipline=opts.discipline.value,
-            distance=opts.target,
-            shot_clock_s=opts.shot_clock_s,
-            innings_limit=opts.innings_limit,
-            sets=opts.sets,
-            equalizing=opts.equalizing_applies,
-            timeout_s=opts.timeout_s,
-            grace_s=opts.grace_s,
-            table=opts.table,
-            practice=opts.practice,
-            corner_zone_leg=opts.zone_leg,
-        ),
+        options=rules.room_options(opts),
         seats=(None,) * len(players),
         match_id=replay.match_id,
     )
