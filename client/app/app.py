@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 import arcade
 from pyglet.event import EventDispatcher
 
-from client.app.model import GameModel, Held
+from client.app.model import GameModel, Held, UIEvent
 from client.app.sound import Sounds
 from client.app.standing import StandingState
-from client.session import Event
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
@@ -40,7 +39,7 @@ class Network(Protocol):
 
     def send(self, msg: ClientMessage) -> None: ...
 
-    def drain(self) -> list[Event]: ...
+    def drain(self) -> list[UIEvent]: ...
 
     def close(self) -> None: ...
 
@@ -62,7 +61,7 @@ class Controller:
         self._join_created = False  # join the next room_created (create-and-join, practice)
         self._join_password: str | None = None
         self.on_message: list[
-            Callable[[Event], None]
+            Callable[[UIEvent], None]
         ] = []  # extra listeners (msg) -> None, e.g. the CLI driver
         self.local: Any = None  # ``LocalGame`` when ``carom play`` runs its own server
         self._local_checked = 0.0

@@ -3,8 +3,9 @@ on a daemon thread), drained by the UI once per frame.
 
 Requests go through the session's own methods (``join`` keeps the seat token for ``rejoin``,
 ``spectate`` re-spectates after a reconnect), never around it. A request that fails
-(a refused join, a dropped link) comes back to the UI as an ``error`` message, like the
-server's own refusals, so the screen shows it as a banner and nothing is lost.
+(a refused join, a dropped link) comes back to the UI as a ``RequestFailed`` (the request's
+type and an ``error`` message), shown like the server's own refusals, so the screen says it
+and nothing is lost.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import concurrent.futures
 import queue
 from typing import Any
 
+from client.app.model import RequestFailed, UIEvent
 from client.background import BackgroundSession
-from client.session import Event, ServerError
+from client.session import ServerError
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
@@ -28,7 +30,7 @@ class Bridge:
     def __init__(self, url: str, name: str, **session_kwargs: Any) -> None:
         self.url = url
         self.bg = BackgroundSession(url, name, **session_kwargs)
-        self._local: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._local: queue.SimpleQueue[UIEvent] = queue.SimpleQueue()
 
     def start(self, timeout: float = 15.0) -> tc.Welcome:
         """Connect and greet (raises OSError when nobody answers at ``url``)."""
@@ -76,14 +78,15 @@ class Bridge:
         code = getattr(exc, "code", None) or type(exc).__name__
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         # The code stays in the data (and the log); the screen shows a sentence for it.
-        self._local.put(tc.Error(code=str(code)[:64], message=str(message)[:TEXT_MAX]))
+        error = tc.Error(code=str(code)[:64], message=str(message)[:TEXT_MAX])
+        self._local.put(RequestFailed(t, error))
 
     def held_seats(self) -> dict[str, str]:
         """room id → seat token of the seats this identity holds (read from its file)."""
         return self.bg.session.held_seats()
 
-    def drain(self) -> list[Event]:
-        out = self.bg.drain()
+    def drain(self) -> list[UIEvent]:
+        out: list[UIEvent] = list(self.bg.drain())
         while True:
             try:
                 out.append(self._local.get_nowait())

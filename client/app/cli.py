@@ -16,7 +16,7 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
-    from client.session import Event
+    from client.app.model import UIEvent
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -129,7 +129,7 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
         controller.send(ts.Spectate(room_id=args.spectate, password=None))
     elif local is not None:
 
-        def on_message(msg: Event) -> None:
+        def on_message(msg: UIEvent) -> None:
             if isinstance(msg, tc.RoomCreated) and local.bot is None:
                 local.start_bot(msg.room_id, args.level)
 

@@ -38,7 +38,20 @@ log = logging.getLogger(__name__)
 Segments = dict[BallName, tuple[Segment, ...]]
 # What the model holds back while a stroke rolls: room broadcasts, and a late arrival's calls
 # (from the rolling stroke's result, shown at rest).
-Held = Event | CallView
+
+
+@dataclass(frozen=True, slots=True)
+class RequestFailed:
+    """A request this window sent that failed on its way (the link dropped, no answer came):
+    its message type (``login``, ``join`` …) and the error, shown like the server's own
+    refusals; the ranking screen explains its own requests' failures."""
+
+    request: str
+    error: tc.Error
+
+
+UIEvent = Event | RequestFailed
+Held = UIEvent | CallView
 
 CALL_SHOW_MS = 3500  # how long a referee call stays on screen as a banner
 CHAT_SHOW_MS = 12_000  # how long a chat line stays over a player's table
@@ -509,7 +522,7 @@ class GameModel:
         """A referee call of a stroke's result, as a banner (names in words)."""
         self.add_call(call.code, plain(call.text or call.code.replace("_", " "), self.name_for))
 
-    def apply(self, msg: Event) -> list[Held]:
+    def apply(self, msg: UIEvent) -> list[Held]:
         """Take one server message (a ``shared.protocol`` message, or the session's ``Link``):
         the library's ``TableState`` tracks room and match; this adds animation and banners.
 
@@ -571,6 +584,8 @@ class GameModel:
         return True
 
     def _apply(self, msg: Held, animate: bool = True) -> bool:
+        if isinstance(msg, RequestFailed):
+            msg = msg.error
         if isinstance(msg, Link):
             self._link(msg)
             return False

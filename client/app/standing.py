@@ -8,10 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from client.app.hud import discipline_title
+from client.app.model import RequestFailed
 from client.app.words import error_text, reason_text
 from shared.protocol import to_client as tc
 from shared.protocol.views import LeaderRow
 
+# Requests of the ranking screen: when one fails on its way, the screen says so itself.
+ACCOUNT_REQUESTS = frozenset({"login", "register", "queue", "unqueue", "leaderboard", "profile"})
 # Refusals the ranking screen explains itself (others go to the screen the player is on).
 ACCOUNT_ERRORS = frozenset(
     {
@@ -66,6 +69,9 @@ class StandingState:
         elif isinstance(msg, tc.Error) and msg.code in ACCOUNT_ERRORS:
             self.asked_name = None
             self.message = error_text(msg.code, msg.message)
+        elif isinstance(msg, RequestFailed) and msg.request in ACCOUNT_REQUESTS:
+            self.asked_name = None
+            self.message = error_text(msg.error.code, msg.error.message)
 
     @property
     def waiting(self) -> bool:

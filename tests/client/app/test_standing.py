@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from client.app.bridge import Bridge
+from client.app.model import RequestFailed, UIEvent
 from client.app.standing import (
     StandingState,
     board_cells,
@@ -21,7 +22,6 @@ from client.app.standing import (
     waiting_text,
 )
 from client.app.words import JARGON
-from client.session import Event
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol import views as pv
@@ -47,6 +47,13 @@ def test_the_state_follows_login_queue_and_rating_messages() -> None:
     assert st.message == "Wrong name or password." and st.asked_name is None
     st.fold(tc.Error(code="not_your_turn", message="Not now."))
     assert st.message == "Wrong name or password."  # the table screen's business
+    # A login that never reached the server: this screen says why, in words.
+    st.asked_name = "Ann"
+    lost = tc.Error(code="ConnectionLost", message="The connection to the server was lost.")
+    st.fold(RequestFailed("login", lost))
+    assert st.message == "The connection to the server was lost." and st.asked_name is None
+    st.fold(RequestFailed("join", tc.Error(code="TimeoutError", message="No answer.")))
+    assert st.message == "The connection to the server was lost."
 
 
 def test_cells_and_lines_are_words_for_people() -> None:
@@ -104,7 +111,7 @@ class Window:
         self.bridge = Bridge(url, name, remember_identity=False)
         self.bridge.start()
         self.standing = StandingState()
-        self.seen: list[Event] = []
+        self.seen: list[UIEvent] = []
 
     def send(self, msg: ClientMessage) -> None:
         if isinstance(msg, ts.Login | ts.Register):
