@@ -721,6 +721,8 @@ class GameServer:
         tallies = {"identity": client.player_id or "", "address": client.addr}
         for kind, attempts in self.password_failures.items():
             wait_ms = await attempts.wait_ms(tallies[kind], now_ms())
+            if client.conn not in self.lobby.callers:  # gone while Redis answered
+                return False
             if wait_ms > 0:
                 self._apply(self.lobby.password_held(client.conn, wait_ms / 1000, msg.id))
                 return False
