@@ -43,19 +43,6 @@ ConnId = int
 # The referee's own error codes pass through unchanged when the protocol knows them (all of them
 # are ErrorCode values, listed in docs/protocol.md); anything else becomes ``illegal_action``.
 RULES_CODES = frozenset(c.value for c in ErrorCode)
-# create_room fields that are referee options of the same name (absent = the referee's default).
-OPTION_FIELDS = (
-    "distance",
-    "shot_clock_s",
-    "innings_limit",
-    "sets",
-    "equalizing",
-    "timeout_s",
-    "grace_s",
-    "table",
-    "practice",
-    "corner_zone_leg",
-)
 # A room's chat budget, shared by everyone in it (a token bucket): a storm of spectators cannot
 # flood the players or the server; over it, the sender gets ``rate_limited``.
 CHAT_RATE = 5.0  # lines per second
@@ -161,12 +148,7 @@ class Effects:
 
 def options_from_wire(msg: ts.CreateRoom) -> rules.MatchOptions:
     """The referee's options from ``create_room``; ValueError when the referee refuses them."""
-    kw: dict[str, Any] = {"discipline": msg.discipline}
-    for name in OPTION_FIELDS:
-        value = getattr(msg, name)
-        if value is not None:
-            kw[name] = value
-    return rules.MatchOptions(**kw)
+    return rules.options_as_sent(msg.discipline, msg)
 
 
 def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:

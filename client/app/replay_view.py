@@ -26,20 +26,6 @@ if TYPE_CHECKING:
 
 Played = tc.StrokePlayed | tc.LagResult
 
-# ``create_room`` options a replay's room may carry (absent: the referee's default).
-_OPTION_NAMES = (
-    "distance",
-    "shot_clock_s",
-    "innings_limit",
-    "sets",
-    "equalizing",
-    "timeout_s",
-    "grace_s",
-    "table",
-    "practice",
-    "corner_zone_leg",
-)
-
 
 def _playable(body: object) -> bool:
     """A stored stroke the replay can show: a stroke or a lag whose trajectory decodes."""
@@ -60,9 +46,8 @@ def _still(match: MatchView) -> MatchView:
 def match_options(sent: SentOptions) -> rules.MatchOptions:
     """The referee's options for a stored match (the defaults where the room sent none, and
     where the referee no longer takes what was sent)."""
-    kw = {n: getattr(sent, n) for n in _OPTION_NAMES if getattr(sent, n) is not None}
     try:
-        return rules.MatchOptions(discipline=rules.Discipline(sent.discipline), **kw)
+        return rules.options_as_sent(sent.discipline, sent)
     except (TypeError, ValueError):
         return rules.MatchOptions()
 

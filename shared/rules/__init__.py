@@ -25,7 +25,7 @@ from shared.rules.actions import (
 )
 from shared.rules.codec import state_from_dict, state_to_dict
 from shared.rules.game import check_stroke
-from shared.rules.options import DEFAULT_DISTANCE, Discipline, MatchOptions
+from shared.rules.options import DEFAULT_DISTANCE, Discipline, MatchOptions, options_as_sent
 from shared.rules.referee import (
     apply,
     cue_ball,
@@ -91,6 +91,7 @@ __all__ = [
     "match_view",
     "new_match",
     "next_deadline",
+    "options_as_sent",
     "options_from_view",
     "outcome",
     "result_view",

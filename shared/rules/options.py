@@ -153,3 +153,27 @@ def _positive_int(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"{name} must be a whole number, got {value!r}")
     if not low <= value <= high:
         raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
+
+
+# ``create_room``'s fields that are referee options of the same name (absent or None: the
+# referee's default). A stored room's options carry the same names.
+SENT_OPTIONS: Final[tuple[str, ...]] = (
+    "distance",
+    "shot_clock_s",
+    "innings_limit",
+    "sets",
+    "equalizing",
+    "timeout_s",
+    "grace_s",
+    "table",
+    "practice",
+    "corner_zone_leg",
+)
+
+
+def options_as_sent(discipline: str, sent: object) -> MatchOptions:
+    """The referee's options from options as a room's creator sent them (``create_room``, or
+    a stored room's copy): each of :data:`SENT_OPTIONS` that ``sent`` has and is not None.
+    Raises ValueError when the referee refuses them."""
+    given = {n: getattr(sent, n) for n in SENT_OPTIONS if getattr(sent, n, None) is not None}
+    return MatchOptions(discipline=Discipline(discipline), **given)
