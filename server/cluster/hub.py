@@ -32,7 +32,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Final
 
 import msgpack
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.cluster.link import OwnerLink
@@ -89,14 +89,7 @@ class Hub(OwnerLink):
         """Connect and spectate the room; None when in, else the owner's error code (or
         ``unavailable`` when it cannot be reached)."""
         try:
-            self.ws = await connect(
-                self.url,
-                max_size=None,
-                compression=None,
-                open_timeout=5,
-                close_timeout=2,
-                additional_headers=self.headers,
-            )
+            self.ws = await self._connect(self.url, self.headers)
             name = f"spectators on {self.node.config.node}"[:32]
             await self.ws.send(encode(ts.Hello(v=PROTOCOL_VERSION, name=name)))
             async with asyncio.timeout(5):

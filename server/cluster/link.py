@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
 
 
 class OwnerLink:
@@ -15,6 +15,20 @@ class OwnerLink:
     ws: ClientConnection | None
     task: asyncio.Task[None] | None
     _closed: bool
+
+    async def _connect(self, url: str, headers: dict[str, str]) -> ClientConnection:
+        """The websocket to the owner, as both kinds of link open it: no size limit (the owner
+        already bounds its frames), no compression (as the server's own), short timeouts so a
+        dead owner is noticed within seconds."""
+        self.ws = await connect(
+            url,
+            max_size=None,
+            compression=None,
+            open_timeout=5,
+            close_timeout=2,
+            additional_headers=headers,
+        )
+        return self.ws
 
     async def close(self) -> None:
         """Stop the pump (the owner then sees this link go, as a disconnect) and the socket."""

@@ -25,7 +25,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Final
 
 import msgpack
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.cluster.link import OwnerLink
@@ -89,14 +89,7 @@ class Relay(OwnerLink):
         reached or will not greet us (the caller answers ``unavailable``)."""
         client = self.client
         try:
-            self.ws = await connect(
-                self.url,
-                max_size=None,
-                compression=None,
-                open_timeout=5,
-                close_timeout=2,
-                additional_headers=self.headers,
-            )
+            self.ws = await self._connect(self.url, self.headers)
             await self.ws.send(
                 encode(ts.Hello(v=PROTOCOL_VERSION, name=client.hello_name, token=client.token))
             )
