@@ -20,6 +20,7 @@ from server.actor import now_ms
 from server.cluster import engines
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import connect
+from server.cluster.fanout import channel
 from server.config import ServerConfig
 from server.lobby import GameServer
 from server.process import ServerProcess
@@ -481,9 +482,17 @@ async def test_a_broadcast_lost_on_the_way_makes_the_hub_sync_its_spectators(
         for w in fans:
             await w.expect(tc.ChatLine, where=lambda m: m.text == "before")
         await b.cluster.subscriber.unsubscribe(rid)  # the subscription is lost ...
-        await ann.send(ts.Chat(text="missed"))
-        await ann.expect(tc.ChatLine, where=lambda m: m.text == "missed")
-        await asyncio.sleep(0.2)  # (published, to nobody on b)
+        r = connect(redis_url)
+        try:  # (Redis knows it before "missed" is published, and publishes it before ...)
+            while dict(await r.pubsub_numsub(channel(rid))).get(channel(rid).encode(), 0):
+                await asyncio.sleep(0.02)
+            assert a.cluster is not None
+            published = a.cluster.publisher.published
+            await ann.send(ts.Chat(text="missed"))
+            await ann.expect(tc.ChatLine, where=lambda m: m.text == "missed")
+            await _until(lambda: a.cluster.publisher.published > published)  # type: ignore[union-attr]
+        finally:
+            await r.aclose()
         await b.cluster.subscriber.subscribe(rid)  # ... and made again
         await ann.send(ts.Chat(text="after"))
         for w in fans:  # a snapshot nobody asked for: the hub's one sync for all
