@@ -276,8 +276,16 @@ def _children(pid: int) -> list[int]:
 def _metric(port: int, name: str) -> float:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
         body = r.read().decode()
-    m = re.search(rf"^{name} (\S+)$", body, re.M)
+    m = re.search(rf"^{re.escape(name)} (\S+)$", body, re.M)
     return float(m.group(1)) if m else float("nan")
+
+
+def _gc_metrics(port: int) -> tuple[list[float], list[float]]:
+    """The server's collections and collector seconds so far, per generation."""
+    return (
+        [_metric(port, f'carom_gc_collections_total{{generation="{g}"}}') for g in range(3)],
+        [_metric(port, f'carom_gc_seconds_total{{generation="{g}"}}') for g in range(3)],
+    )
 
 
 @dataclass
@@ -313,6 +321,11 @@ class Result:
     load_after: float
     server_p50_s: float = float("nan")  # stroke received → stroke_played queued (histogram)
     server_p99_s: float = float("nan")
+    # The server's garbage collector over the run (from the joins): per generation, how many
+    # collections and how long the event loop stood still for them.
+    gc_collections: tuple[float, ...] = (0.0, 0.0, 0.0)
+    gc_seconds: tuple[float, ...] = (0.0, 0.0, 0.0)
+    gc_longest_s: float = float("nan")  # the longest collection since the server started
 
     def window(self, steady: bool) -> list[float]:
         """Latencies of the strokes sent in the start burst, or after it."""
@@ -374,10 +387,13 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     conns = [c for group in conns_nested for c in group]
     # This process holds 4 clients per room: with Python's default collector settings its
     # own full collections (up to ~1 s at 2 000 rooms) would be measured as server latency.
-    # The same settings as the server's (server/gcpolicy.py), once every client is set up.
-    gcpolicy.settle()
+    # The same policy as the server's (server/gcpolicy.py), once every client is set up.
+    collector = asyncio.create_task(
+        gcpolicy.Collector(gcpolicy.GcClock(), gcpolicy.Schedule()).run()
+    )
     second = [group[1] for group in conns_nested]
     load_before = os.getloadavg()[0]
+    gc0 = _gc_metrics(port)
     clock = _CpuClock(pid, _children(pid))
     t0 = clock.read()
     stats.started = time.perf_counter()
@@ -412,12 +428,14 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     lag_s = _metric(port, "carom_loop_lag_seconds")
     server_p50 = _histogram_pct(port, 0.5)
     server_p99 = _histogram_pct(port, 0.99)
+    gc1 = _gc_metrics(port)
     for t in tasks:
         t.cancel()
     strokes_due = [c.pending for c in conns if c.pending is not None]
     for t in strokes_due:
         t.cancel()
-    await asyncio.gather(*tasks, *strokes_due, return_exceptions=True)
+    collector.cancel()
+    await asyncio.gather(*tasks, *strokes_due, collector, return_exceptions=True)
     for c in conns:
         await c.ws.close()
     return Result(
@@ -439,6 +457,9 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         load_after,
         server_p50,
         server_p99,
+        tuple(b - a for a, b in zip(gc0[0], gc1[0], strict=True)),
+        tuple(b - a for a, b in zip(gc0[1], gc1[1], strict=True)),
+        _metric(port, "carom_gc_longest_pause_seconds"),
     )
 
 
@@ -511,6 +532,12 @@ def report(label: str, r: Result) -> list[str]:
         f"{st.messages}; errors {len(st.errors)} {sorted(set(st.errors))}; seq gaps {st.gaps}",
         f"  database writes {r.store_s / max(1, st.strokes) * 1000:.2f} ms of loop time per "
         f"stroke; worst event-loop lag (last 10 s) {r.loop_lag_s * 1000:.0f} ms",
+        "  garbage collector during the run: "
+        + ", ".join(
+            f"generation {g} {r.gc_collections[g]:.0f}x {r.gc_seconds[g] * 1000:.0f} ms"
+            for g in range(3)
+        )
+        + f"; longest collection since the server started {r.gc_longest_s * 1000:.0f} ms",
     ]
 
 

@@ -9,6 +9,7 @@ import argparse
 
 from server.accounts import accounts_from_args, add_account_options
 from server.config import DEFAULT_PORT
+from server.gcpolicy import SWEEP_EVERY_S
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -74,6 +75,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=5.0,
         help="how often to check the database file while running (default 5)",
     )
+    parser.add_argument(
+        "--gc-sweep-seconds",
+        type=float,
+        default=SWEEP_EVERY_S,
+        help="how often the frozen heap is swept for garbage cycles (default 600; see "
+        "docs/server.md)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -82,7 +90,6 @@ def run(args: argparse.Namespace) -> int:
     import signal
     import sys
 
-    from server import gcpolicy
     from server.config import ServerConfig
     from server.lobby import GameServer
     from server.store import StoreError
@@ -122,13 +129,13 @@ def run(args: argparse.Namespace) -> int:
         max_connections_per_address=args.max_connections_per_address,
         max_rooms_per_address=args.max_rooms_per_address,
         db_check_s=args.db_check_seconds,
+        gc_sweep_s=args.gc_sweep_seconds,
         cluster=cluster,
     )
 
     async def main() -> None:
         server = GameServer(config)
-        await server.start()
-        gcpolicy.settle()  # the start-up heap out of the collector's way (server/gcpolicy.py)
+        await server.start()  # (and the collector's policy: server/gcpolicy.py)
         # One machine-readable line, flushed, so scripts and tests can find a port-0 server.
         print(f"carom server listening on ws://{config.host}:{server.port}/", flush=True)
         stop = asyncio.Event()

@@ -57,6 +57,9 @@ class ServerConfig:
     finished_room_s: float = 300.0
     # How often the database file is checked while running (still the one opened, intact).
     db_check_s: float = 5.0
+    # The process's garbage collector (server/gcpolicy.py): the heap is frozen every second and
+    # swept this often. None leaves Python's collector as it is (a server inside a test run).
+    gc_sweep_s: float | None = None
     # On SIGTERM, /health answers 503 and new connections are refused for this long before the
     # rooms are saved and clients closed, so a load balancer can take the server out first.
     drain_s: float = 0.0

@@ -28,7 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.typing import Origin
 
-from server import replays
+from server import gcpolicy, replays
 from server.actor import (
     Close,
     Enter,
@@ -139,6 +139,7 @@ class GameServer:
         self.lobby = Lobby(config)  # every policy decision (server/lobby_core.py)
         self._sweeper: asyncio.Task[None] | None = None
         self._lag_probe: asyncio.Task[None] | None = None
+        self._collector: asyncio.Task[None] | None = None
         self._db_check: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self.replays = replays.ReplayCache(config.replay_cache_bytes)
@@ -169,6 +170,7 @@ class GameServer:
         self.store = open_store(cfg.db_path)
         self.physics = PhysicsPool(cfg.workers)
         await self.physics.warm_up()
+        self.metrics.gc.install()
         now = now_ms()
         # A cluster node restores only the open rooms nobody holds (ClusterNode.start).
         for record in self.store.open_rooms() if cfg.cluster is None else []:
@@ -207,6 +209,11 @@ class GameServer:
         self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
         self._db_check = asyncio.create_task(self._check_db())
+        if cfg.gc_sweep_s is not None:
+            schedule = gcpolicy.Schedule(sweep_every_s=cfg.gc_sweep_s)
+            self._collector = asyncio.create_task(
+                gcpolicy.Collector(self.metrics.gc, schedule).run(), name="gc-policy"
+            )
         log.info(
             "listening on ws://%s:%d/ with %d open rooms", cfg.host, self.port, len(self.rooms)
         )
@@ -219,7 +226,7 @@ class GameServer:
         log.info("draining: /health answers 503 from now on")
         if self.config.drain_s > 0:
             await asyncio.sleep(self.config.drain_s)
-        for task in (self._sweeper, self._lag_probe, self._db_check):
+        for task in (self._sweeper, self._lag_probe, self._db_check, self._collector):
             if task is not None:
                 task.cancel()
         await self.desk.stop()
@@ -252,6 +259,7 @@ class GameServer:
         await asyncio.to_thread(self.hashing.shutdown)
         if self.store is not None:
             self.store.close()
+        self.metrics.gc.uninstall()
 
     def _connection_class(self) -> type[ServerConnection]:
         """Connections that count themselves per peer address from the first TCP byte, so

@@ -7,6 +7,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from server.gcpolicy import Collector, GcClock
+
 # carom_stroke_seconds buckets (upper bounds, seconds).
 STROKE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
@@ -36,6 +38,7 @@ class Metrics:
     # the last one above them all).
     stroke_counts: list[int] = field(default_factory=lambda: [0] * (len(STROKE_BUCKETS) + 1))
     stroke_sum_s: float = 0.0
+    gc: GcClock = field(default_factory=GcClock)  # the collector's pauses (server/gcpolicy.py)
 
     def observe_stroke(self, seconds: float) -> None:
         self.stroke_sum_s += seconds
@@ -59,6 +62,39 @@ class Metrics:
         lines.append(f"carom_stroke_seconds_sum {self.stroke_sum_s:.6f}")
         lines.append(f"carom_stroke_seconds_count {total}")
         return lines
+
+    def _gc_lines(self) -> list[str]:
+        gc = self.gc
+        return [
+            "# HELP carom_gc_seconds_total Time the garbage collector stopped the event loop.",
+            "# TYPE carom_gc_seconds_total counter",
+            *(
+                f'carom_gc_seconds_total{{generation="{g}"}} {s:.6f}'
+                for g, s in enumerate(gc.seconds)
+            ),
+            "# TYPE carom_gc_collections_total counter",
+            *(
+                f'carom_gc_collections_total{{generation="{g}"}} {n}'
+                for g, n in enumerate(gc.collections)
+            ),
+            "# HELP carom_gc_collected_total Garbage objects the collections found.",
+            "# TYPE carom_gc_collected_total counter",
+            *(
+                f'carom_gc_collected_total{{generation="{g}"}} {n}'
+                for g, n in enumerate(gc.collected)
+            ),
+            "# HELP carom_gc_longest_pause_seconds The longest collection since the start.",
+            "# TYPE carom_gc_longest_pause_seconds gauge",
+            f"carom_gc_longest_pause_seconds {gc.longest_s:.6f}",
+            "# HELP carom_gc_frozen_objects Objects out of the collector's sight until a sweep.",
+            "# TYPE carom_gc_frozen_objects gauge",
+            f"carom_gc_frozen_objects {Collector.frozen()}",
+            "# TYPE carom_gc_sweeps_total counter",
+            f"carom_gc_sweeps_total {gc.sweeps}",
+            "# HELP carom_gc_swept_total Garbage objects the sweeps found in the frozen heap.",
+            "# TYPE carom_gc_swept_total counter",
+            f"carom_gc_swept_total {gc.swept}",
+        ]
 
     def render(self, rooms: int, connections: int, players: int, spectators: int) -> str:
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -99,6 +135,7 @@ class Metrics:
             "# TYPE carom_loop_lag_seconds gauge",
             f"carom_loop_lag_seconds {self.loop_lag_s:.6f}",
             *self._stroke_histogram(),
+            *self._gc_lines(),
             "# TYPE carom_internal_errors_total counter",
             f"carom_internal_errors_total {self.internal_errors}",
             "# HELP carom_store_failures_total Database writes that failed; their inputs were "
