@@ -25,7 +25,7 @@ So the collector walked millions of live objects to find nothing. The policy now
 - **Sweep every ten minutes** (``gc.unfreeze()``, one full collection, freeze again): the
   cycles left by closed connections are reclaimed there. It pauses the loop as long as a full
   collection did (0.7 s at 8 000 connections), once per ten minutes instead of several times a
-  minute: under 0.1 % of the strokes wait for it.
+  minute: about 0.1 % of the strokes (those sent during it) wait for it.
 - The young generation is still collected after 10 000 new objects (Python's default: 700),
   so a burst of cycles between two freezes is found while it is young.
 
