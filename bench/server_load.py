@@ -60,6 +60,9 @@ LIGHT_SECONDS = 40.0  # long enough for its own steady state after the burst
 LAG_SPEED = (1.0, 2.0)
 LAG_AIM_DEG = 1.0  # aim error either side of straight up
 WORKERS = int(os.environ.get("CAROM_BENCH_WORKERS", "1"))
+# The server's sweep of its frozen heap (server/gcpolicy.py) runs every 10 minutes, never inside
+# a run; CAROM_BENCH_SWEEP_SECONDS=20 puts some in, to measure what one costs the players.
+SWEEP_SECONDS = os.environ.get("CAROM_BENCH_SWEEP_SECONDS")
 
 
 @dataclass
@@ -280,11 +283,12 @@ def _metric(port: int, name: str) -> float:
     return float(m.group(1)) if m else float("nan")
 
 
-def _gc_metrics(port: int) -> tuple[list[float], list[float]]:
-    """The server's collections and collector seconds so far, per generation."""
+def _gc_metrics(port: int) -> tuple[list[float], list[float], float]:
+    """The server's collections and collector seconds so far, per generation, and sweeps."""
     return (
         [_metric(port, f'carom_gc_collections_total{{generation="{g}"}}') for g in range(3)],
         [_metric(port, f'carom_gc_seconds_total{{generation="{g}"}}') for g in range(3)],
+        _metric(port, "carom_gc_sweeps_total"),
     )
 
 
@@ -326,6 +330,7 @@ class Result:
     gc_collections: tuple[float, ...] = (0.0, 0.0, 0.0)
     gc_seconds: tuple[float, ...] = (0.0, 0.0, 0.0)
     gc_longest_s: float = float("nan")  # the longest collection since the server started
+    gc_sweeps: float = 0.0  # sweeps of the frozen heap during the run
 
     def window(self, steady: bool) -> list[float]:
         """Latencies of the strokes sent in the start burst, or after it."""
@@ -460,6 +465,7 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         tuple(b - a for a, b in zip(gc0[0], gc1[0], strict=True)),
         tuple(b - a for a, b in zip(gc0[1], gc1[1], strict=True)),
         _metric(port, "carom_gc_longest_pause_seconds"),
+        gc1[2] - gc0[2],
     )
 
 
@@ -477,6 +483,7 @@ def _one(rooms: int, seconds: float) -> Result:
                 "20000",
                 "--max-rooms-per-address",
                 "20000",
+                *(("--gc-sweep-seconds", SWEEP_SECONDS) if SWEEP_SECONDS else ()),
             ),
         ) as server,
     ):
@@ -537,7 +544,8 @@ def report(label: str, r: Result) -> list[str]:
             f"generation {g} {r.gc_collections[g]:.0f}x {r.gc_seconds[g] * 1000:.0f} ms"
             for g in range(3)
         )
-        + f"; longest collection since the server started {r.gc_longest_s * 1000:.0f} ms",
+        + f" ({r.gc_sweeps:.0f} of the full ones were sweeps of the frozen heap); longest "
+        f"collection since the server started {r.gc_longest_s * 1000:.0f} ms",
     ]
 
 

@@ -79,7 +79,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--gc-sweep-seconds",
         type=float,
         default=SWEEP_EVERY_S,
-        help="how often the frozen heap is swept for garbage cycles (default 600; see "
+        help="how often the frozen heap is swept for garbage cycles (default 3600; see "
         "docs/server.md)",
     )
 

@@ -12,9 +12,10 @@ collection and counting what it found:
   each), 3 middle ones (0.9 s) and a full one (0.7 s); the stroke latency's p99 was the
   collector's;
 - and **every one of those collections found nothing**: while matches are played the server
-  makes no garbage cycles at all (reference counting frees everything). Closing connections
-  makes a few: 6 objects per closed connection (400 connections opened, seated and closed,
-  then one full collection).
+  makes no garbage cycles at all (reference counting frees everything). Closing a connection
+  made one (6 objects: Python 3.11's socket transport holding itself through a bound method,
+  CPython gh-100348); the server now breaks it when the connection is lost (server/lobby.py),
+  and 200 connections opened, seated and closed leave nothing for a full collection.
 
 So the collector walked millions of live objects to find nothing. The policy now:
 
@@ -22,16 +23,16 @@ So the collector walked millions of live objects to find nothing. The policy now
   is out of the collector's sight from then on, so no collection ever walks the players'
   connections again. Objects still die by reference counting as before; only a cycle that
   becomes garbage after it was frozen waits for the sweep.
-- **Sweep every ten minutes** (``gc.unfreeze()``, one full collection, freeze again): the
-  cycles left by closed connections are reclaimed there. It pauses the loop as long as a full
-  collection did (0.7 s at 8 000 connections), once per ten minutes instead of several times a
-  minute: about 0.1 % of the strokes (those sent during it) wait for it.
+- **Sweep every hour** (``gc.unfreeze()``, one full collection, freeze again): a safety net
+  for cycles nobody has measured yet. It stops the loop for a full collection of the whole
+  heap: ~1 s at 8 000 connections (measured with sweeps every 20 s: 0.98 s on average, the
+  longest 1.19 s), so about 0.03 % of the strokes (those sent during it) wait for it.
 - The young generation is still collected after 10 000 new objects (Python's default: 700),
   so a burst of cycles between two freezes is found while it is young.
 
 ``/metrics`` shows each generation's collections and pause time, the longest pause, the frozen
-objects, the sweeps and what they reclaimed (``carom_gc_*``): an operator sees the leak rate the
-sweep period allows, and can shorten it (``--gc-sweep-seconds``).
+objects, the sweeps and what they reclaimed (``carom_gc_*``): an operator sees whether anything
+waits for the sweeps, and can shorten or lengthen their period (``--gc-sweep-seconds``).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ YOUNG_THRESHOLD: Final = 10_000  # Python's default: 700
 MIDDLE_THRESHOLD: Final = 10  # (the default)
 OLD_THRESHOLD: Final = 10  # (the default)
 FREEZE_EVERY_S: Final = 1.0
-SWEEP_EVERY_S: Final = 600.0
+SWEEP_EVERY_S: Final = 3600.0
 
 
 def settle() -> None:

@@ -287,6 +287,13 @@ class GameServer:
                     game.lobby.tcp_closed(self.carom_addr)
                     self.carom_addr = None
                 super().connection_lost(exc)
+                # Python 3.11's socket transport keeps a bound method of itself after the
+                # connection is gone (``_read_ready_cb``; CPython gh-100348, cleared on close
+                # from 3.12): a cycle that holds the transport and its socket until a full
+                # collection, which the server runs only when it sweeps its frozen heap
+                # (server/gcpolicy.py). Cleared here, they go at once.
+                if getattr(self.transport, "_read_ready_cb", None) is not None:
+                    setattr(self.transport, "_read_ready_cb", None)  # noqa: B010
 
         return Counted
 

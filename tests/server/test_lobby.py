@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import time
 import urllib.request
+import weakref
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -420,3 +422,25 @@ async def test_password_checks_beyond_the_hashing_queue_are_refused_at_once(
         await bob.request(ts.Join(room_id=rid, password="right one"), tc.Joined)
     finally:
         await srv.stop()
+
+
+async def test_a_closed_connection_is_freed_without_the_garbage_collector(tmp_path: Path) -> None:
+    """The server freezes its heap and sweeps it rarely (server/gcpolicy.py), so what a closed
+    connection leaves must go by reference counting: Python 3.11's socket transport kept
+    itself alive in a cycle (its ``_read_ready_cb``) until a full collection."""
+    async with serving(tmp_path) as srv:
+        assert srv.server is not None
+        w = await Wire.open(url_of(srv), "visitor")
+        (conn,) = srv.server.connections
+        transport = weakref.ref(conn.transport)
+        del conn
+        gc.disable()
+        try:
+            await w.ws.close()
+            for _ in range(100):  # the server notices the close within a few loop turns
+                if transport() is None:
+                    break
+                await asyncio.sleep(0.01)
+            assert transport() is None
+        finally:
+            gc.enable()
