@@ -276,19 +276,22 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def _metric(port: int, name: str) -> float:
+def _page(port: int) -> str:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
-        body = r.read().decode()
-    m = re.search(rf"^{re.escape(name)} (\S+)$", body, re.M)
+        return str(r.read().decode())
+
+
+def _value(page: str, name: str) -> float:
+    m = re.search(rf"^{re.escape(name)} (\S+)$", page, re.M)
     return float(m.group(1)) if m else float("nan")
 
 
-def _gc_metrics(port: int) -> tuple[list[float], list[float], float]:
+def _gc_metrics(page: str) -> tuple[list[float], list[float], float]:
     """The server's collections and collector seconds so far, per generation, and sweeps."""
     return (
-        [_metric(port, f'carom_gc_collections_total{{generation="{g}"}}') for g in range(3)],
-        [_metric(port, f'carom_gc_seconds_total{{generation="{g}"}}') for g in range(3)],
-        _metric(port, "carom_gc_sweeps_total"),
+        [_value(page, f'carom_gc_collections_total{{generation="{g}"}}') for g in range(3)],
+        [_value(page, f'carom_gc_seconds_total{{generation="{g}"}}') for g in range(3)],
+        _value(page, "carom_gc_sweeps_total"),
     )
 
 
@@ -342,10 +345,8 @@ class Result:
         ]
 
 
-def _histogram_pct(port: int, q: float) -> float:
+def _histogram_pct(body: str, q: float) -> float:
     """The upper bound of the carom_stroke_seconds bucket holding quantile ``q``."""
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
-        body = r.read().decode()
     buckets = [
         (float("inf") if le == "+Inf" else float(le), float(n))
         for le, n in re.findall(r'^carom_stroke_seconds_bucket\{le="([^"]+)"\} (\S+)$', body, re.M)
@@ -398,7 +399,7 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     )
     second = [group[1] for group in conns_nested]
     load_before = os.getloadavg()[0]
-    gc0 = _gc_metrics(port)
+    gc0 = _gc_metrics(_page(port))
     clock = _CpuClock(pid, _children(pid))
     t0 = clock.read()
     stats.started = time.perf_counter()
@@ -426,14 +427,15 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
     rss_loaded = _proc_rss(pid)
     await asyncio.sleep(1.0)  # let in-flight strokes come back
     load_after = os.getloadavg()[0]
-    sim_cpu = _metric(port, "carom_simulation_cpu_seconds_total")
-    sim_n = _metric(port, "carom_simulations_total")
-    sim_wall = _metric(port, "carom_simulation_wall_seconds_total")
-    store_s = _metric(port, "carom_store_seconds_total")
-    lag_s = _metric(port, "carom_loop_lag_seconds")
-    server_p50 = _histogram_pct(port, 0.5)
-    server_p99 = _histogram_pct(port, 0.99)
-    gc1 = _gc_metrics(port)
+    page = _page(port)  # every counter from one read
+    sim_cpu = _value(page, "carom_simulation_cpu_seconds_total")
+    sim_n = _value(page, "carom_simulations_total")
+    sim_wall = _value(page, "carom_simulation_wall_seconds_total")
+    store_s = _value(page, "carom_store_seconds_total")
+    lag_s = _value(page, "carom_loop_lag_seconds")
+    server_p50 = _histogram_pct(page, 0.5)
+    server_p99 = _histogram_pct(page, 0.99)
+    gc1 = _gc_metrics(page)
     for t in tasks:
         t.cancel()
     strokes_due = [c.pending for c in conns if c.pending is not None]
@@ -464,7 +466,7 @@ async def _drive(port: int, pid: int, rooms: int, seconds: float) -> Result:
         server_p99,
         tuple(b - a for a, b in zip(gc0[0], gc1[0], strict=True)),
         tuple(b - a for a, b in zip(gc0[1], gc1[1], strict=True)),
-        _metric(port, "carom_gc_longest_pause_seconds"),
+        _value(page, "carom_gc_longest_pause_seconds"),
         gc1[2] - gc0[2],
     )
 
