@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.cluster import engines
+from tests.strict import uses_engine
 
 _databases = itertools.count(1)
 
@@ -55,15 +56,18 @@ def redis_engine() -> Iterator[engines.Redis]:
 
 
 @pytest.fixture
-def pg_url(postgres_engine: engines.Postgres) -> str:
+def pg_url(postgres_engine: engines.Postgres, request: pytest.FixtureRequest) -> str:
     """A new, empty database of the session's PostgreSQL."""
+    uses_engine(request, "PostgreSQL")
     return postgres_engine.create_database(f"test_{next(_databases)}")
 
 
 @pytest.fixture
-def redis_url(redis_engine: engines.Redis) -> str:
+def redis_url(redis_engine: engines.Redis, request: pytest.FixtureRequest) -> str:
     """The session's Redis, emptied for this test."""
     import redis
+
+    uses_engine(request, "Redis")
 
     client = redis.Redis.from_url(redis_engine.url())
     try:

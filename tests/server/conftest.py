@@ -10,6 +10,7 @@ import pytest
 from server.config import ServerConfig
 from server.lobby import GameServer
 from server.process import ServerProcess
+from tests.strict import uses_engine
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -67,7 +68,7 @@ def procs() -> Iterator[list[ServerProcess]]:
 
 
 @pytest.fixture
-def small_disk(tmp_path: Path) -> Iterator[Path]:
+def small_disk(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Path]:
     """A 4 MiB tmpfs the test can fill up (``wire.fill_disk``); unmounted at the end (lazily,
     in case a server that the test started still holds a file there)."""
     mnt = tmp_path / "disk"
@@ -80,6 +81,7 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
     )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.strip()}")
+    uses_engine(request, "tmpfs mount")
     try:
         yield mnt
     finally:
