@@ -57,6 +57,9 @@ class ServerConfig:
     finished_room_s: float = 300.0
     # How often the database file is checked while running (still the one opened, intact).
     db_check_s: float = 5.0
+    # How often the rooms with a running match are marked as served, so that a restart after a
+    # kill -9 charges the downtime to nobody, to within this much (Store.touch_rooms).
+    clock_beat_s: float = 0.5
     # The process's garbage collector (server/gcpolicy.py): the heap is frozen every second and
     # swept this often. None leaves Python's collector as it is (a server inside a test run).
     gc_sweep_s: float | None = None

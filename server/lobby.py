@@ -141,6 +141,7 @@ class GameServer:
         self._lag_probe: asyncio.Task[None] | None = None
         self._collector: asyncio.Task[None] | None = None
         self._db_check: asyncio.Task[None] | None = None
+        self._clock_beat: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
         self.replays = replays.ReplayCache(config.replay_cache_bytes)
         self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
@@ -209,6 +210,7 @@ class GameServer:
         self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
         self._db_check = asyncio.create_task(self._check_db())
+        self._clock_beat = asyncio.create_task(self._beat_clocks())
         if cfg.gc_sweep_s is not None:
             schedule = gcpolicy.Schedule(sweep_every_s=cfg.gc_sweep_s)
             self._collector = asyncio.create_task(
@@ -226,7 +228,13 @@ class GameServer:
         log.info("draining: /health answers 503 from now on")
         if self.config.drain_s > 0:
             await asyncio.sleep(self.config.drain_s)
-        for task in (self._sweeper, self._lag_probe, self._db_check, self._collector):
+        for task in (
+            self._sweeper,
+            self._lag_probe,
+            self._db_check,
+            self._clock_beat,
+            self._collector,
+        ):
             if task is not None:
                 task.cancel()
         await self.desk.stop()
@@ -320,6 +328,19 @@ class GameServer:
             if problem is not None and problem != reported:
                 log.error("%s", problem)
             reported = problem
+
+    async def _beat_clocks(self) -> None:
+        """Every ``clock_beat_s``, mark the rooms whose match runs here as served now: after a
+        kill -9 the restart (or the node taking over) then charges the downtime to nobody,
+        with the time the shooter had used kept, not handed back."""
+        assert self.store is not None
+        store = self.store
+        while True:
+            await asyncio.sleep(self.config.clock_beat_s)
+            live = [rid for rid, actor in self.rooms.items() if actor.room.match_running()]
+            if live:
+                with contextlib.suppress(Exception):  # a failed write is reported by the store
+                    await store.run(store.touch_rooms, live, now_ms())
 
     async def _probe_lag(self) -> None:
         """How late the loop wakes a 50 ms sleep: the delay every message sees on top of work."""

@@ -342,6 +342,10 @@ class Room:
     def is_empty(self) -> bool:
         return not self.conns()
 
+    def match_running(self) -> bool:
+        """A match is under way: its clocks (shot clock, graces) are live."""
+        return self.state.phase not in (rules.Phase.WAITING, rules.Phase.OVER)
+
     def summary(self) -> pv.RoomSummary:
         """One entry of ``rooms`` (PROTOCOL.md)."""
         return pv.RoomSummary(

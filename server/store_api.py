@@ -8,7 +8,7 @@ bring an older one up to date at start.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ParamSpec, Protocol, TypeVar
 
@@ -43,6 +43,7 @@ class GameStore(Protocol):
     def touch_player(self, player_id: str, name: str, now_ms: int) -> None: ...
 
     def save_room(self, r: RoomRecord, now_ms: int) -> None: ...
+    def touch_rooms(self, room_ids: Sequence[str], now_ms: int) -> None: ...
     def close_room(self, room_id: str, now_ms: int) -> None: ...
     def open_rooms(self) -> list[RoomRecord]: ...
 
