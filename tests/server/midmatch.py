@@ -41,6 +41,13 @@ class MidMatch:
         return (await self.spectator.request(ts.Sync(), tc.Snapshot)).match
 
 
+async def _wait(m: MidMatch, seconds: float) -> None:
+    """Let table or thinking time pass with both players reading, as real clients do (a client
+    that stops reading stops answering the server's pings and is dropped)."""
+    for w, got in zip(m.players, await asyncio.gather(*(w.quiet(seconds) for w in m.players))):
+        w.unread.extend(got)
+
+
 async def _stroke(m: MidMatch, score: bool) -> None:
     match = await m.snapshot()
     assert match.shooter is not None
@@ -49,7 +56,7 @@ async def _stroke(m: MidMatch, score: bool) -> None:
     played = await m.spectator.expect(tc.StrokePlayed, timeout=10)
     assert bool(played.result.points) == score, played.result
     # The balls roll in table time: the next stroke is accepted once they rest.
-    await asyncio.sleep(max(0.0, played.rest_ms / 1000 - time.time()) + 0.05)
+    await _wait(m, max(0.0, played.rest_ms / 1000 - time.time()) + 0.05)
 
 
 async def reach_mid_match(
@@ -70,7 +77,7 @@ async def reach_mid_match(
     assert match.score[breaker] == 1 and match.innings == (1, 1), match
     assert match.deadline_ms is not None
     # The shooter thinks: part of the clock is used before the server goes down.
-    await asyncio.sleep(max(0.0, used_s - (shot_clock_s - (match.deadline_ms - now_ms()) / 1000)))
+    await _wait(m, max(0.0, used_s - (shot_clock_s - (match.deadline_ms - now_ms()) / 1000)))
     return m
 
 

@@ -28,6 +28,7 @@ from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
+from tests.server.midmatch import MidMatch, clock_left_ms, reach_mid_match, without_clocks
 from tests.server.wire import Wire, find_scoring_stroke, health
 
 LEASE_MS = 2000  # shorter than the default 3000, long enough for a loaded machine
@@ -154,6 +155,20 @@ async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
         assert await _listed(back[1]) == {rid, *others}  # every room, now on b
 
 
+async def _rejoin_mid(url: str, m: MidMatch) -> list[Wire]:
+    """Both players of a mid-match take their seats back through ``url``."""
+    tokens = [w.seat_token for w in m.players]
+    assert all(t is not None for t in tokens)
+    back = []
+    for i, (w, name) in enumerate(zip(m.players, ("alice", "bob"), strict=True)):
+        assert w.welcome is not None
+        again = await Wire.open(url, name, token=w.welcome.token)
+        joined = await again.request(ts.Rejoin(room_id=m.room_id, seat_token=tokens[i]), tc.Joined)
+        assert joined.seat == i
+        back.append(again)
+    return back
+
+
 async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
     pg_url: str, redis_url: str, procs: list[ServerProcess]
 ) -> None:
@@ -164,38 +179,62 @@ async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
     )
     procs.append(a)
     async with _nodes(pg_url, redis_url, "b") as (b,):
-        rid, wires, tokens = await _match(a.url)
-        ann, bob = wires
-        await ann.send(
-            ts.Stroke(cue=CueParams(direction=180.0, speed=0.05))
-        )  # the lag: Ann's stops short
-        await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
-        lag = await ann.expect(tc.LagResult, timeout=10)
-        assert lag.winner is not None
-        await asyncio.sleep(max(0.0, (lag.rest_ms or 0) / 1000 - time.time()) + 0.05)
-        await wires[lag.winner].send(ts.ChooseBreak(breaker="me"))
-        turn = await ann.expect(tc.Turn, where=lambda m: m.phase == "play")
-        assert turn.deadline_ms is not None
-        left_before = turn.deadline_ms - now_ms()
+        # A match under way: a point scored, an inning each, 10 of the shooter's 30 s used.
+        m = await reach_mid_match(a.url, shot_clock_s=30, used_s=10)
+        before = await m.snapshot()
+        left_before = clock_left_ms(before)
+        assert 17_000 < left_before < 21_000, left_before
 
         a.kill()  # SIGKILL: no drain, the lease is left to expire
         killed = time.monotonic()
-        recovered = await _until(lambda: rid in b.rooms, timeout=10)
+        recovered = await _until(lambda: m.room_id in b.rooms, timeout=10)
         assert recovered < 3.0 + 0.2 + 1.0  # the lease's ttl, b's next look, slack
-        back = await _rejoin(_url(b), wires, rid, tokens)
-        shooter = turn.shooter
-        assert shooter is not None
-        again = await back[shooter].expect(
-            tc.Turn, where=lambda m: m.deadline_ms is not None, timeout=5
+        back = await _rejoin_mid(_url(b), m)
+        again = await back[1 - m.shooter].expect(
+            tc.Turn, where=lambda t: t.deadline_ms is not None, timeout=5
         )
-        assert again.deadline_ms is not None
+        assert again.shooter == m.shooter and again.deadline_ms is not None
         left_after = again.deadline_ms - now_ms()
-        # The downtime (several seconds) is not charged to the shooter.
+        # The downtime (several seconds) is not charged to the shooter, and the time the
+        # shooter had used before the crash is not handed back either.
         assert abs(left_after - left_before) < 1000, (left_before, left_after)
         assert time.monotonic() - killed > 2.0  # (so the check above is not vacuous)
-        await back[shooter].send(ts.Concede())
-        over = await back[1 - shooter].expect(tc.GameOver)
-        assert over.winner == 1 - shooter
+        after = (await back[0].request(ts.Sync(), tc.Snapshot)).match
+        assert without_clocks(after) == without_clocks(before)
+        await back[m.shooter].send(ts.Concede())
+        over = await back[1 - m.shooter].expect(tc.GameOver)
+        assert over.winner == 1 - m.shooter
+
+
+async def test_a_node_sent_sigterm_drains_and_its_match_goes_on_elsewhere_as_it_was(
+    pg_url: str, redis_url: str, procs: list[ServerProcess]
+) -> None:
+    a = ServerProcess(pg_url, workers=0, extra_args=["--redis", redis_url, "--node", "a"])
+    procs.append(a)
+    async with _nodes(pg_url, redis_url, "b") as (b,):
+        m = await reach_mid_match(a.url, shot_clock_s=30, used_s=10)
+        before = await m.snapshot()
+        left_before = clock_left_ms(before)
+        assert 17_000 < left_before < 21_000, left_before
+        # A real SIGTERM to the node's process: it drains, saves the room, releases its lease
+        # and tells its clients, then exits cleanly.
+        wires = [*m.players, m.spectator]
+        # The clients keep reading, as a real client does, while the node drains.
+        closing = [asyncio.create_task(w.closed()) for w in wires]
+        assert await asyncio.to_thread(a.stop) == 0
+        codes = await asyncio.gather(*closing)
+        assert codes == [1001] * len(wires)
+        for w in wires:
+            assert sum(isinstance(msg, tc.Closing) for msg in w.log) == 1
+        await _until(lambda: m.room_id in b.rooms, timeout=3)
+        back = await _rejoin_mid(_url(b), m)
+        again = await back[1 - m.shooter].expect(
+            tc.Turn, where=lambda t: t.deadline_ms is not None, timeout=5
+        )
+        assert again.shooter == m.shooter and again.deadline_ms is not None
+        assert abs(again.deadline_ms - now_ms() - left_before) < 1000
+        after = (await back[0].request(ts.Sync(), tc.Snapshot)).match
+        assert without_clocks(after) == without_clocks(before)
 
 
 async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
