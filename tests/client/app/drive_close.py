@@ -5,8 +5,9 @@ bot, as ``make play`` starts it) in a real window, ended the way a person or the
 
 - ``wm-close``: the window manager's close button (``WM_DELETE_WINDOW``, wm_close.py);
 - ``sigterm``: SIGTERM to the client (a session logging out, ``kill``);
-- ``sigint``: SIGINT to the client alone (Ctrl-C reaches the whole foreground group; this is
-  the harder case, the others get nothing).
+- ``sigint``: SIGINT to the client alone (the others get nothing);
+- ``ctrl-c``: SIGINT to the client's whole process group, as Ctrl-C in its terminal sends it
+  (the local server and its worker get one too; the bot, in its own group, does not).
 
 It waits until the match is under way (the local server, the bot and the bot's thinking worker
 are all there and the window shows the table), ends the client, then watches the process tree
@@ -86,6 +87,7 @@ def main() -> dict[str, object]:
         stderr=subprocess.STDOUT,
         text=True,
         env={**os.environ, "CAROM_AA": "0"},
+        start_new_session=True,  # its own process group, as a terminal's foreground job
     )
     seen: set[Proc] = set()
     try:
@@ -119,6 +121,8 @@ def main() -> dict[str, object]:
             proc.send_signal(signal.SIGTERM)
         elif HOW == "sigint":
             proc.send_signal(signal.SIGINT)
+        elif HOW == "ctrl-c":
+            os.killpg(proc.pid, signal.SIGINT)
         else:
             raise SystemExit(f"unknown HOW {HOW!r}")
         deadline = time.monotonic() + 30

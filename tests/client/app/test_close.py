@@ -2,7 +2,8 @@
 
 ``carom play`` for a local game (the server, its physics worker, the bot, the bot's thinking
 worker and multiprocessing's resource tracker under it) in a real window on a virtual display,
-ended by the window manager's close button (``WM_DELETE_WINDOW``), by SIGTERM and by SIGINT;
+ended by the window manager's close button (``WM_DELETE_WINDOW``), by SIGTERM, by SIGINT and by
+Ctrl-C (SIGINT to its process group);
 the process tree is read from /proc until all of it is gone. (Esc and --screenshot:
 test_processes.py.) Needs ``xvfb-run`` (Debian package ``xvfb``).
 """
@@ -53,7 +54,7 @@ def _env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "CAROM_IDENTITY")}
 
 
-@pytest.mark.parametrize("how", ["wm-close", "sigterm", "sigint"])
+@pytest.mark.parametrize("how", ["wm-close", "sigterm", "sigint", "ctrl-c"])
 def test_closing_a_local_game_ends_every_process_it_started(how: str, tmp_path: Path) -> None:
     report = _close(how, tmp_path)
     if how == "wm-close":
