@@ -11,6 +11,11 @@ from server.accounts import accounts_from_args, add_account_options
 from server.config import DEFAULT_PORT
 from server.gcpolicy import SWEEP_EVERY_S
 
+# SIGTERM drains this long by default: /health answers 503 meanwhile, so a load balancer
+# polling it (typically every 1-2 s, out after 2-3 failures) takes the node out before its
+# connections close. SIGINT, a person at a terminal, closes at once (docs/server.md).
+TERM_DRAIN_S = 5.0
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
@@ -66,8 +71,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--drain-seconds",
         type=float,
-        default=0.0,
-        help="on SIGTERM, answer /health 503 this long before closing (default 0)",
+        default=TERM_DRAIN_S,
+        help=f"on SIGTERM, answer /health 503 this long before closing (default "
+        f"{TERM_DRAIN_S:g}); SIGINT (Ctrl-C) closes at once, and a second signal ends a drain",
     )
     parser.add_argument(
         "--db-check-seconds",
@@ -139,12 +145,22 @@ def run(args: argparse.Namespace) -> int:
         # One machine-readable line, flushed, so scripts and tests can find a port-0 server.
         print(f"carom server listening on ws://{config.host}:{server.port}/", flush=True)
         stop = asyncio.Event()
+        cut_short = asyncio.Event()  # a second signal: stop waiting for the balancer
+        received: list[signal.Signals] = []
+
+        def on_signal(sig: signal.Signals) -> None:
+            if stop.is_set():
+                cut_short.set()
+            received.append(sig)
+            stop.set()
+
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, on_signal, sig)
         await stop.wait()
-        print("carom server draining", flush=True)
-        await server.stop()
+        drain_s = config.drain_s if received[0] == signal.SIGTERM else 0.0
+        print(f"carom server draining ({received[0].name}, {drain_s:g} s)", flush=True)
+        await server.stop(drain_s=drain_s, cut_short=cut_short)
 
     try:
         asyncio.run(main())

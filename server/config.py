@@ -65,5 +65,7 @@ class ServerConfig:
     gc_sweep_s: float | None = None
     # On SIGTERM, /health answers 503 and new connections are refused for this long before the
     # rooms are saved and clients closed, so a load balancer can take the server out first.
+    # 0 here (a server inside a test or a program); ``carom serve`` defaults to 5 s
+    # (server/cli.py TERM_DRAIN_S), SIGINT always closes at once.
     drain_s: float = 0.0
     cluster: ClusterConfig | None = None  # a node of a cluster (docs/cluster.md); None: alone

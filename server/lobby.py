@@ -220,14 +220,22 @@ class GameServer:
             "listening on ws://%s:%d/ with %d open rooms", cfg.host, self.port, len(self.rooms)
         )
 
-    async def stop(self) -> None:
-        """Drain: /health says 503 and new connections are refused (for ``drain_s`` first, so
-        a load balancer notices), persist every room, tell clients, close with 1001. The
-        listener stays open until the end, so /health answers throughout."""
+    async def stop(
+        self, drain_s: float | None = None, cut_short: asyncio.Event | None = None
+    ) -> None:
+        """Drain: /health says 503 and new connections are refused (for ``drain_s`` first,
+        default the config's, so a load balancer notices; ``cut_short`` set ends that wait
+        early), persist every room, tell clients, close with 1001. The listener stays open
+        until the end, so /health answers throughout."""
+        wait = self.config.drain_s if drain_s is None else drain_s
         self.lobby.draining = True
-        log.info("draining: /health answers 503 from now on")
-        if self.config.drain_s > 0:
-            await asyncio.sleep(self.config.drain_s)
+        log.info("draining: /health answers 503 from now on (%.1f s before closing)", wait)
+        if wait > 0:
+            if cut_short is None:
+                await asyncio.sleep(wait)
+            else:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(cut_short.wait(), wait)
         for task in (
             self._sweeper,
             self._lag_probe,

@@ -32,10 +32,17 @@ class ServerProcess:
         log_level: str = "WARNING",
         extra_args: Sequence[str] = (),
         timeout: float = 30.0,
+        drain_seconds: float | None = 0.0,
     ) -> None:
+        """``drain_seconds``: how long SIGTERM keeps /health at 503 before closing. 0 by
+        default: nothing balances load in front of these servers, and whoever stops one wants
+        it gone (a window closing, a test); None keeps ``carom serve``'s default (5 s).
+        ``--drain-seconds`` in ``extra_args`` wins."""
         cmd = [sys.executable, "-m", "server", "--port", "0", "--db", str(db)]
         if workers is not None:
             cmd += ["--workers", str(workers)]
+        if drain_seconds is not None and "--drain-seconds" not in extra_args:
+            cmd += ["--drain-seconds", f"{drain_seconds:g}"]
         cmd += ["--log-level", log_level, *extra_args]
         self.log: list[str] = []  # the last 2000 lines the server printed
         self.proc = subprocess.Popen(

@@ -357,7 +357,16 @@ class Room:
             phase=self.state.phase.value,
             private=self.private,
             practice=self.practice,
+            score=self._live_score(),
         )
+
+    def _live_score(self) -> tuple[int, ...] | None:
+        """The points of the game being played, per seat; None before the match starts (the
+        lobby shows "–"). Read afresh at each ``list_rooms`` (and each cluster beat)."""
+        state = self.state
+        if state.phase is Phase.WAITING or not state.sets:
+            return None
+        return tuple(state.current.points[: self.seat_count])
 
     def room_view(self) -> pv.RoomView:
         s = self.summary()

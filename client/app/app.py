@@ -204,6 +204,16 @@ class Controller:
 
         self.window.show_view(StandingView(self))
 
+    def show_account(self, action: str) -> None:
+        """The account and quick-match screen, opened for ``action``: "login" or "register"
+        (the name field ready), "profile" (this account's), "queue" (quick match, at once)
+        or "ranking" (the leaderboard)."""
+        from client.app.standing_view import StandingView
+
+        view = StandingView(self)
+        self.window.show_view(view)
+        view.begin(action)
+
     def show_results(self) -> None:
         from client.app.results_view import ResultsView
 

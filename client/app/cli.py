@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -84,20 +85,41 @@ def run(args: argparse.Namespace) -> int:
 
     from client.app.local import LocalGame
 
+    # SIGTERM (a session logging out, ``kill``) and SIGHUP (the terminal closed) end the game
+    # as closing the window does: through the ``finally`` below, which stops the local server
+    # and the bot, rather than by Python's default of dying on the spot and leaving them.
+    # SIGINT (Ctrl-C) already arrives as KeyboardInterrupt.
+    ending = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    before = {sig: signal.getsignal(sig) for sig in ending}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, _exit_on_signal)
     local: LocalGame | None = None
     url = args.url
-    if url is None:
-        local = LocalGame(adopt=True)
-        try:
-            url = local.start_server()
-        except (RuntimeError, OSError) as exc:
-            print(f"carom play: {exc}", file=sys.stderr)
-            return 1
     try:
+        if url is None:
+            local = LocalGame(adopt=True)
+            try:
+                url = local.start_server()
+            except (RuntimeError, OSError) as exc:
+                print(f"carom play: {exc}", file=sys.stderr)
+                return 1
         return _play(args, url, name, local, headless)
+    except KeyboardInterrupt:
+        return 130
     finally:
-        if local is not None:
-            local.stop()
+        # A second signal must not cut the stopping short and leave half of it running.
+        for sig in ending:
+            signal.signal(sig, signal.SIG_IGN)
+        try:
+            if local is not None:
+                local.stop()
+        finally:
+            for sig, handler in before.items():
+                signal.signal(sig, handler)
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: bool) -> int:

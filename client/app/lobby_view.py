@@ -123,22 +123,49 @@ class LobbyView(arcade.View):
         self.status = ""
         self.held: dict[str, str] = controller.held_seats()  # rooms where we hold a seat
         self.since_refresh = REFRESH_S
-        bw, bh = 150, 40
+        bh = 40
+        # The row of actions, Quick match first: what a new player looking for a game wants.
+        # 150 px each where the window is wide enough, narrower where it is not.
+        actions: list[tuple[str, str, Any]] = [
+            ("quick", "Quick match", self.quick_match),
+            ("join", "Join", self.join),
+            ("spectate", "Watch", self.spectate),
+            ("create", "Create room…", self.open_create),
+            ("practice", "Practice", self.practice),
+            ("replays", "Replays…", self.open_matches),
+            ("ranking", "Ranking…", lambda: controller.show_account("ranking")),
+        ]
+        gap = 16
+        bw = min(150.0, (w - 80 - gap * (len(actions) - 1)) / len(actions))
         self.buttons = [
             Button("connect", "Connect", Rect(720, h - 110, 120, 34), self.connect),
-            Button("join", "Join", Rect(40, 40, bw, bh), self.join),
-            Button("spectate", "Spectate", Rect(40 + (bw + 16), 40, bw, bh), self.spectate),
-            Button(
-                "create", "Create room…", Rect(40 + 2 * (bw + 16), 40, bw, bh), self.open_create
+            *(
+                Button(key, text, Rect(40 + i * (bw + gap), 40, bw, bh), action)
+                for i, (key, text, action) in enumerate(actions)
             ),
-            Button("practice", "Practice", Rect(40 + 3 * (bw + 16), 40, bw, bh), self.practice),
-            Button("refresh", "Refresh", Rect(40 + 4 * (bw + 16), 40, bw, bh), self.refresh),
-            Button("replays", "Replays…", Rect(40 + 5 * (bw + 16), 40, bw, bh), self.open_matches),
+        ]
+        self.buttons[1].primary = True
+        # Who this window plays as, top right: log in or register, or the account's profile.
+        self.guest_buttons = [
             Button(
-                "ranking",
-                "Ranking…",
-                Rect(40 + 6 * (bw + 16), 40, bw, bh),
-                controller.show_standing,  # log in, quick match, leaderboard
+                "login",
+                "Log in…",
+                Rect(w - 296, h - 66, 120, 34),
+                lambda: controller.show_account("login"),
+            ),
+            Button(
+                "register",
+                "Register…",
+                Rect(w - 160, h - 66, 120, 34),
+                lambda: controller.show_account("register"),
+            ),
+        ]
+        self.member_buttons = [
+            Button(
+                "profile",
+                "Your profile…",
+                Rect(w - 296, h - 66, 256, 34),
+                lambda: controller.show_account("profile"),
             ),
         ]
         self.match_buttons = [
@@ -155,8 +182,14 @@ class LobbyView(arcade.View):
         """What the lobby shows that changes without input (``app.GameWindow`` skips frames
         whose key is unchanged; input always draws the next one)."""
         m = self.controller.model
-        rooms = tuple((r.room_id, r.phase, r.players, r.spectators) for r in m.rooms)
-        return (rooms, len(m.matches), self.status, tuple(sorted(self.held)), self.window.size)
+        rooms = tuple((r.room_id, r.phase, r.players, r.spectators, r.score) for r in m.rooms)
+        account = self.controller.standing.account
+        return (rooms, len(m.matches), self.status, tuple(sorted(self.held)), account,
+                self.window.size)  # fmt: skip
+
+    @property
+    def account_buttons(self) -> list[Button]:
+        return self.member_buttons if self.controller.standing.account else self.guest_buttons
 
     @property
     def list_rect(self) -> Rect:
@@ -235,6 +268,11 @@ class LobbyView(arcade.View):
     def practice(self) -> None:
         self.controller.create_and_join({"discipline": "three_cushion", "practice": True})
 
+    def quick_match(self) -> None:
+        """Look for an opponent of about the player's strength at once; the quick-match screen
+        shows the wait, a Cancel and the discipline."""
+        self.controller.show_account("queue")
+
     # arcade hooks ----------------------------------------------------------------------------
     def on_update(self, delta_time: float) -> None:
         self.controller.pump()
@@ -251,6 +289,11 @@ class LobbyView(arcade.View):
         lb = self.labels
         h = self.window.height
         lb.draw("title", "Carom", 40, h - 50, 30, ACCENT, bold=True)
+        account = self.controller.standing.account
+        who = f"Logged in as {account}" if account else "Playing as a guest (unrated)"
+        lb.draw("who", who, self.window.width - 312, h - 49, 13, TEXT, "right", "center")
+        for b in self.account_buttons:
+            b.draw(lb)
         # Its own line under the fields, the window's width: an error is read in full.
         lb.draw("status", self.status, 40, h - 130, 12, DIM, "left", "center")
         self.url.draw(lb)
@@ -278,13 +321,12 @@ class LobbyView(arcade.View):
             else "not connected: enter a server URL and press Connect"
         )
         cols = (
-            ("Room", 0),
-            ("Discipline", 160),
-            ("Distance", 400),
-            ("Players", 520),
-            ("Spectators", 640),
+            ("Game", 0),
+            ("Players", 230),
+            ("Score", 560),
+            ("Watching", 660),
             ("Phase", 780),
-            ("", 920),
+            ("", 940),
         )
         rows = [_room_cells(room, self.held) for room in self.controller.model.rooms]
         self._draw_table("", cols, rows, empty)
@@ -329,12 +371,15 @@ class LobbyView(arcade.View):
         for f in self.fields:
             f.focused = f.rect.contains(x, y)
         if self.creating is not None:
-            if any(b.click(x, y) for b in self.dialog_buttons + self.buttons[:1]):
+            if any(
+                b.click(x, y)
+                for b in [*self.dialog_buttons, *self.buttons[:1], *self.account_buttons]
+            ):
                 return
             self.creating.click(x, y, button)
             return
         active = self.buttons[:1] + self.match_buttons if self.browsing else self.buttons
-        if any(b.click(x, y) for b in active):
+        if any(b.click(x, y) for b in [*active, *self.account_buttons]):
             return
         r = self.list_rect
         rows = self.controller.model.matches if self.browsing else self.controller.model.rooms
@@ -344,7 +389,7 @@ class LobbyView(arcade.View):
                 self.selected = n
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        for b in self.buttons + self.dialog_buttons + self.match_buttons:
+        for b in self.buttons + self.dialog_buttons + self.match_buttons + self.account_buttons:
             b.hover = b.rect.contains(x, y)
 
     def _typing(self) -> list[TextField]:
@@ -383,16 +428,40 @@ def _mine(room: RoomSummary, held: dict[str, str]) -> bool:
     return room.room_id in held and room.phase not in ("waiting", "over")
 
 
+def _short(name: str, most: int = 16) -> str:
+    return name if len(name) <= most else name[: most - 1] + "…"
+
+
+def _players_text(room: RoomSummary) -> str:
+    """Who plays, as a spectator would say it: "Caudron v Jaspers"."""
+    names = [_short(p) for p in room.players if p]
+    if room.practice:
+        return f"{names[0]}, practising" if names else "nobody yet"
+    if len(names) == 2:
+        return f"{names[0]} v {names[1]}"
+    if names:
+        return f"{names[0]}, waiting for an opponent"
+    return "nobody yet"
+
+
+def _score_text(room: RoomSummary) -> str:
+    """The live score, seat by seat as the players are named; "–" before the match (or from
+    a server too old to send it)."""
+    if room.score is None or not room.score:
+        return "–"
+    return "–".join(str(points) for points in room.score)
+
+
 def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[str, ...]:
-    pcount = sum(1 for p in room.players if p)
     note = "private" if room.private else ""
     if _mine(room, held or {}):
         note = "your match — rejoin"
+    game = discipline_title(room.discipline)
+    game = game[:1].upper() + game[1:]
     return (
-        room.room_id,
-        discipline_title(room.discipline),
-        str(room.distance),
-        f"{pcount}/2",
+        f"{game} practice" if room.practice else f"{game}, {room.distance} points",
+        _players_text(room),
+        _score_text(room),
         str(room.spectators),
         PHASES.get(room.phase, room.phase.replace("_", " ")),
         note,

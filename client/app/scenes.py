@@ -358,7 +358,7 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
 
 
 # Other screens ---------------------------------------------------------------------------------
-SCREENS = ("lobby", "create_room", "matches", "results", "replay")
+SCREENS = ("lobby", "lobby_member", "create_room", "matches", "results", "replay")
 
 
 def _summary(
@@ -369,6 +369,8 @@ def _summary(
     spectators: int,
     phase: str,
     private: bool,
+    score: tuple[int, ...] | None = None,
+    practice: bool = False,
 ) -> pv.RoomSummary:
     return pv.RoomSummary(
         room_id=room_id,
@@ -378,14 +380,16 @@ def _summary(
         spectators=spectators,
         phase=phase,
         private=private,
-        practice=False,
+        practice=practice,
+        score=score,
     )
 
 
 DEMO_ROOMS: list[pv.RoomSummary] = [
-    _summary("r7", "three_cushion", 25, ("Caudron", "Jaspers"), 12, "play", False),
+    _summary("r7", "three_cushion", 25, ("Caudron", "Jaspers"), 12, "play", False, (14, 9)),
     _summary("r8", "balkline_47_2", 150, ("Ceulemans", None), 0, "waiting", False),
-    _summary("r9", "one_cushion", 50, ("kim", "ana"), 2, "lag", True),
+    _summary("r9", "one_cushion", 50, ("kim", "ana"), 2, "lag", True, (0, 0)),
+    _summary("r10", "straight_rail", 50, ("Blomdahl",), 1, "play", False, (31,), True),
 ]
 
 

@@ -37,8 +37,10 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
     for name in names:
         view: arcade.View
         if name in SCREENS:
-            if name in ("lobby", "create_room", "matches"):
+            if name in ("lobby", "lobby_member", "create_room", "matches"):
                 controller = Controller(window)
+                if name == "lobby_member":  # logged in: the lobby says who, and offers the profile
+                    controller.standing.account = "Ann"
                 controller.model.rooms = list(DEMO_ROOMS)
                 controller.model.matches = list(DEMO_MATCHES)
                 lobby = LobbyView(controller)

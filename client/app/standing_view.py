@@ -137,6 +137,29 @@ class StandingView(arcade.View):
         if self.controller.net is not None:
             self.controller.send(ts.GetLeaderboard(discipline=self.discipline.value, limit=20))
 
+    def begin(self, action: str) -> None:
+        """What the lobby's button asked for (``Controller.show_account``)."""
+        if action in ("login", "register"):
+            self.name.focused = True
+            self.showing_profile = False
+            if self.controller.net is None:
+                self.state.message = "Connect to a server in the lobby first."
+            elif action == "login":
+                self.state.message = "Type your account name and password, then Log in."
+            else:
+                self.state.message = (
+                    "Choose an account name and a password, then Register: your ratings and "
+                    "matches are kept under that name."
+                )
+        elif action == "profile":
+            player = self.controller.model.state.player_id
+            if self.controller.net is not None and player:
+                self.state.profile = None  # not another player's, shown while it comes
+                self.controller.send(ts.GetProfile(player_id=player))
+                self.showing_profile = True
+        elif action == "queue" and not self.state.waiting:
+            self.queue()
+
     def close_profile(self) -> None:
         self.showing_profile = False
 
@@ -153,7 +176,7 @@ class StandingView(arcade.View):
         self.clear()
         lb, st = self.labels, self.state
         h = self.window.height
-        lb.draw("title", "Ranking and quick match", 40, h - 50, 26, ACCENT, bold=True)
+        lb.draw("title", "Quick match, account and ranking", 40, h - 50, 26, ACCENT, bold=True)
         lb.draw("status", st.message, 40, h - 85, 12, DIM)
         who = f"Playing as {st.account}" if st.account else "Playing as a guest (unrated)"
         lb.draw("who", who, 770, h - 133, 13, TEXT)

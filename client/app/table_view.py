@@ -535,7 +535,12 @@ class TableView(arcade.View):
             self.fast = False
 
     def on_close(self) -> bool:
-        """The window's close button: in a running match, ask first (True keeps it open)."""
+        """The window's close button: in a running match on a server, ask first (True keeps it
+        open; the button again closes). A local game (``carom play`` without ``--url``) closes
+        at once: its server and its bot end with the window, there is no seat to keep, and a
+        question would keep every process running behind a window that was asked to close."""
+        if self.controller.local is not None:
+            return False
         if self.running_match() and self.confirm is None and not self.model.link_down:
             self.confirm = "quit"
             return True

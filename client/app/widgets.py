@@ -24,6 +24,9 @@ PANEL: Color = (30, 36, 46, 235)
 BUTTON: Color = (52, 92, 150, 255)
 BUTTON_HOVER: Color = (72, 118, 186, 255)
 BUTTON_OFF: Color = (60, 64, 72, 255)
+# The one action a screen leads with (the lobby's Quick match): warm, where the others are blue.
+PRIMARY: Color = (178, 110, 30, 255)
+PRIMARY_HOVER: Color = (206, 134, 46, 255)
 FONT = ("DejaVu Sans", "Liberation Sans", "Arial")
 
 
@@ -125,9 +128,15 @@ class Button:
     on_click: Callable[[], None]
     enabled: bool = True
     hover: bool = False
+    primary: bool = False
 
     def draw(self, labels: Labels) -> None:
-        col = BUTTON_OFF if not self.enabled else (BUTTON_HOVER if self.hover else BUTTON)
+        if not self.enabled:
+            col = BUTTON_OFF
+        elif self.primary:
+            col = PRIMARY_HOVER if self.hover else PRIMARY
+        else:
+            col = BUTTON_HOVER if self.hover else BUTTON
         draw_panel(self.rect, col)
         labels.draw(
             f"btn:{self.key}",

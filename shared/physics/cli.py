@@ -56,21 +56,35 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "Positions default to the break (white on the left starting spot, yellow on the bottom "
         "spot, red on the top spot)."
     )
-    for name in ("white", "yellow", "red"):
-        parser.add_argument(f"--{name}", type=_point, metavar="X,Y", help=f"{name} ball, m")
-    parser.add_argument("--cue", choices=("white", "yellow"), default="white")
-    parser.add_argument(
+    # --direction and --speed are required unless --batch: argparse has no word for "these two,
+    # or that one", so the usage line says it by hand (a test checks it names every option).
+    tables = ",".join(sorted(TABLES))
+    parser.usage = (
+        "%(prog)s [-h] (--direction DEG --speed M_S | --batch FILE)\n"
+        "       [--white X,Y] [--yellow X,Y] [--red X,Y] [--cue {white,yellow}]\n"
+        "       [--tip-x A] [--tip-y B] [--elevation DEG]\n"
+        f"       [--table {{{tables}}}]\n"
+        "       [--json] [--png FILE] [--samples HZ]"
+    )
+    stroke = parser.add_argument_group("the stroke (required: --direction and --speed, or --batch)")
+    stroke.add_argument(
         "--direction",
         type=float,
         metavar="DEG",
         help="cue heading, 0 = +x (toward the right short cushion), CCW; required unless --batch",
     )
-    parser.add_argument(
+    stroke.add_argument(
         "--speed",
         type=float,
         metavar="M_S",
         help="cue speed at impact, m/s; required unless --batch",
     )
+    stroke.add_argument(
+        "--batch", metavar="FILE", help="one JSON stroke per line in, one JSON result per line out"
+    )
+    for name in ("white", "yellow", "red"):
+        parser.add_argument(f"--{name}", type=_point, metavar="X,Y", help=f"{name} ball, m")
+    parser.add_argument("--cue", choices=("white", "yellow"), default="white")
     parser.add_argument("--tip-x", type=float, default=0.0, metavar="A", help="> 0 right english")
     parser.add_argument("--tip-y", type=float, default=0.0, metavar="B", help="> 0 follow")
     parser.add_argument("--elevation", type=float, default=0.0, metavar="DEG")
@@ -78,9 +92,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--png", metavar="FILE", help="draw the table and the ball paths")
     parser.add_argument("--samples", type=float, metavar="HZ", help="add positions at HZ")
-    parser.add_argument(
-        "--batch", metavar="FILE", help="one JSON stroke per line in, one JSON result per line out"
-    )
 
 
 def _request(

@@ -408,10 +408,20 @@ class RoomSummary(View):
     phase: str
     private: bool
     practice: bool
+    # The live score, points per seat in the game (set) being played; None (left out of the
+    # map) while no match has started. Optional: v1 clients ignore it, older servers omit it.
+    score: tuple[int, ...] | None = None
 
     def _validate(self) -> None:
         check_str("room_id", self.room_id, 32, 1)
         check_int("spectators", self.spectators, 0)
+        if self.score is not None:
+            if len(self.score) > 2:
+                raise BadField(
+                    f"score must have one entry per seat, got {len(self.score)}", field="score"
+                )
+            for i, points in enumerate(self.score):
+                check_int(f"score[{i}]", points, 0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -134,3 +134,78 @@ def test_the_database_deleted_or_overwritten_under_a_running_server_turns_health
             assert any(how in line and "ERROR" in line for line in server.log), server.log
         finally:
             server.stop()
+
+
+def _poll_health(port: int) -> tuple[float, int | None]:
+    """(when, status) of one ``GET /health``; status None when nothing answers any more."""
+    try:
+        status = health(port)[0]
+    except (urllib.error.URLError, ConnectionError, TimeoutError):
+        status = None
+    return time.monotonic(), status
+
+
+def test_sigterm_drains_by_default_with_health_503_all_along(tmp_path: Path) -> None:
+    """Issue 21: ``carom serve`` as started (no --drain-seconds), a connected player, SIGTERM.
+    A load balancer polling /health every second and taking a node out after two failures sees
+    it leave while the player is still connected; then the player is told and closed (1001)."""
+    import asyncio
+
+    from server.cli import TERM_DRAIN_S
+    from shared.protocol import to_client as tc
+    from tests.server.wire import Wire
+
+    server = ServerProcess(tmp_path / "carom.db", workers=0, drain_seconds=None)
+
+    async def scenario() -> tuple[list[tuple[float, int | None]], float, int | None, bool]:
+        player = await Wire.open(server.url, "ana")
+        assert (await asyncio.to_thread(_poll_health, server.port))[1] == 200
+        server.proc.send_signal(signal.SIGTERM)
+        polls: list[tuple[float, int | None]] = []
+
+        async def poll() -> None:
+            while server.proc.poll() is None:
+                polls.append(await asyncio.to_thread(_poll_health, server.port))
+                await asyncio.sleep(0.1)
+
+        poller = asyncio.create_task(poll())
+        code = await player.closed(timeout=TERM_DRAIN_S + 15)
+        closed_at = time.monotonic()
+        told = any(isinstance(m, tc.Closing) for m in player.unread)
+        await poller
+        return polls, closed_at, code, told
+
+    try:
+        polls, closed_at, code, told = asyncio.run(scenario())
+        assert server.proc.wait(15) == 0
+    finally:
+        server.kill()
+    answered = [(t, s) for t, s in polls if s is not None]
+    # From the signal on, /health never said 200 again: 503 to every poll that got an answer.
+    assert answered and {s for _, s in answered} == {503}, polls
+    # The balancer (1 s interval, 2 failures) saw two 503s a second apart while the player was
+    # still connected: the node left the pool before its connections dropped.
+    before_close = [t for t, _ in answered if t < closed_at]
+    assert before_close[-1] - before_close[0] >= 1.0, polls
+    assert code == 1001 and told
+    assert any("draining (SIGTERM" in line for line in server.log), server.log[-5:]
+
+
+def test_sigint_closes_at_once_and_a_second_signal_ends_a_drain(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C at a terminal) does not wait for a balancer, whatever --drain-seconds
+    says; nor does a SIGTERM'd server that gets a second signal while draining."""
+    for signals in ([signal.SIGINT], [signal.SIGTERM, signal.SIGINT], [signal.SIGTERM] * 2):
+        server = ServerProcess(
+            tmp_path / "carom.db", workers=0, extra_args=["--drain-seconds", "600"]
+        )
+        try:
+            for sig in signals:
+                deadline = time.monotonic() + 10
+                while health(server.port)[0] != 503 and sig != signals[0]:
+                    assert time.monotonic() < deadline, "the first signal did not start a drain"
+                    time.sleep(0.05)
+                server.proc.send_signal(sig)
+            # Well before the 600 s drain would end.
+            assert server.proc.wait(60) == 0, signals
+        finally:
+            server.kill()

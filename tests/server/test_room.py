@@ -15,7 +15,7 @@ from shared import rules
 from shared.protocol import encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
-from shared.protocol.views import CueParams
+from shared.protocol.views import CueParams, RoomSummary
 from tests.server.wire import Wire
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=5)
@@ -117,7 +117,7 @@ async def test_a_match_over_the_wire_reaches_everyone_alike_and_is_stored(url: s
     ]
     assert logs[0] == logs[1] == logs[2] == [lag, over]
     for x in (alice, bob, carol):
-        seqs = [m.seq for m in x.broadcasts()]  # type: ignore[attr-defined]
+        seqs = [m.seq for m in x.broadcasts()]
         assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "a gap in seq"
 
     # The finished match is stored with its strokes: the replay browser can show it.
@@ -385,3 +385,32 @@ async def test_a_look_alike_of_a_seated_players_name_is_marked(url: str) -> None
     await twin.send(ts.Chat(text="no, me"))
     line = await alice.expect(tc.ChatLine, where=lambda m: m.text == "no, me")
     assert line.sender == "\u0410lice (2)" and line.seat == 1
+
+
+async def test_the_rooms_list_shows_the_players_names_and_the_live_score(url: str) -> None:
+    """Issue 21: a lobby's ``rooms`` entry names both players and, once the match is on, its
+    score as it stands at the request (no score before the match starts)."""
+    from tests.server.wire import find_scoring_stroke
+
+    dave = await Wire.open(url, "dave")  # in the lobby, looking for something to watch
+
+    async def entry(rid: str) -> RoomSummary:
+        rooms = (await dave.request(ts.ListRooms(), tc.Rooms)).rooms
+        (found,) = [r for r in rooms if r.room_id == rid]
+        return found
+
+    waiting = await dave.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)
+    listed = await entry(waiting.room_id)
+    assert listed.players == (None, None) and listed.score is None
+
+    alice, bob, carol, rid, breaker = await _to_play(url, distance=3)
+    listed = await entry(rid)
+    assert listed.players == ("alice", "bob")
+    assert listed.score == (0, 0) and listed.spectators == 1
+    snap = await carol.request(ts.Sync(), tc.Snapshot)
+    scoring, _ = find_scoring_stroke(snap.match, replace(OPTIONS, distance=3, shot_clock_s=40))
+    await (alice, bob)[breaker].send(scoring)
+    played = await carol.expect(tc.StrokePlayed, timeout=10)
+    assert played.result.points == 1
+    after = (await entry(rid)).score
+    assert after == tuple(1 if seat == breaker else 0 for seat in (0, 1))

@@ -30,7 +30,7 @@ from client.app.scenes import (
     demo_trajectory,
     scored_stroke,
 )
-from client.app.widgets import BUTTON
+from client.app.widgets import BUTTON, PRIMARY
 
 REFERENCE = Path(__file__).parent / "reference"
 W, H = 1280, 800
@@ -262,8 +262,13 @@ def test_lobby_lists_rooms_with_the_selection_and_its_actions(
     # Row 0 is selected (highlighted), row 1 is not.
     assert close(px(img, 1000, H - 194), (60, 80, 120), 10)
     assert not close(px(img, 1000, H - 224), (60, 80, 120), 10)
-    for bx in (115, 281, 447, 613, 779):  # join, spectate, create, practice, refresh
+    # Quick match leads the row, in its own colour; then join, watch, create, practice, replays.
+    assert close(px(img, 115 - 60, H - 740), PRIMARY, 10)
+    for bx in (281, 447, 613, 779, 945):
         assert close(px(img, bx - 60, H - 740), BUTTON, 10)
+    # Log in… and Register…, top right.
+    for bx in (1044, 1180):
+        assert close(px(img, bx - 50, H - 49), BUTTON, 10)
     # The create dialog replaces the list with the option pickers (12 fields, 4 rows).
     dlg = shots["create_room"]
     for row in range(4):

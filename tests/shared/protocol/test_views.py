@@ -87,3 +87,47 @@ def test_ball_of_is_the_referees_rule() -> None:
         view = match_view(state)
         for seat in (0, 1):
             assert view.ball_of(seat) == state.ball_of(seat)
+
+
+def test_the_rooms_score_is_optional_both_ways() -> None:
+    """Issue 21: ``RoomSummary.score`` is added inside v1. An older server's entry (no score)
+    decodes, with no score; an entry without a score encodes exactly as before (no key); and a
+    client built before the field existed still reads an entry that has one."""
+    from dataclasses import dataclass
+
+    from shared.protocol.typed import View
+
+    old_entry = {
+        "room_id": "r1",
+        "discipline": "three_cushion",
+        "distance": 15,
+        "players": ["ana", "bob"],
+        "spectators": 2,
+        "phase": "play",
+        "private": False,
+        "practice": False,
+    }
+    frame = msgpack.packb({"t": "rooms", "rooms": [old_entry]})
+    (decoded,) = decode_server(frame).rooms  # type: ignore[attr-defined]
+    assert decoded.score is None and decoded.players == ("ana", "bob")
+    assert encode(tc.Rooms(rooms=(decoded,))) == frame  # v1 bytes unchanged without a score
+
+    new_entry = {**old_entry, "score": [7, 4]}
+    (live,) = decode_server(msgpack.packb({"t": "rooms", "rooms": [new_entry]})).rooms  # type: ignore[attr-defined]
+    assert live.score == (7, 4)
+    assert live.to_wire()["score"] == [7, 4]
+
+    @dataclass(frozen=True, slots=True, kw_only=True)
+    class OldRoomSummary(View):  # RoomSummary as v1 clients have it, without ``score``
+        room_id: str
+        discipline: str
+        distance: int
+        players: tuple[str | None, ...]
+        spectators: int
+        phase: str
+        private: bool
+        practice: bool
+
+    assert OldRoomSummary.from_wire(new_entry).players == ("ana", "bob")
+    with pytest.raises(BadField, match="score"):
+        pv.RoomSummary.from_wire({**old_entry, "score": [1, -1]})
