@@ -44,7 +44,8 @@ class MidMatch:
 async def _wait(m: MidMatch, seconds: float) -> None:
     """Let table or thinking time pass with both players reading, as real clients do (a client
     that stops reading stops answering the server's pings and is dropped)."""
-    for w, got in zip(m.players, await asyncio.gather(*(w.quiet(seconds) for w in m.players))):
+    heard = await asyncio.gather(*(w.quiet(seconds) for w in m.players))
+    for w, got in zip(m.players, heard, strict=True):
         w.unread.extend(got)
 
 
