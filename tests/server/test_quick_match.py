@@ -188,17 +188,27 @@ async def test_two_players_queue_play_with_bots_and_the_leaderboard_shows_the_re
     assert isinstance(board, tc.Leaderboard)
     rows = board.rows
     assert len(rows) == 2
-    if winner is None:  # an equalized draw: both moved toward each other, i.e. not at all
+    # Both outcomes of a one-point match are checked in full: a draw (the equalizing inning
+    # answered) leaves two equal ratings where they were, a win moves them apart.
+    for row in rows:
+        assert row.standing.games == 1 and row.standing.deviation < 350
+    if winner is None:
         assert {r.standing.rating for r in rows} == {1500.0}
-        return
-    top, bottom = rows
-    assert top.name.lower() == names[winner] and bottom.name.lower() == names[1 - winner]
-    assert top.standing.rating > 1500 > bottom.standing.rating
-    t, b = top.standing, bottom.standing
-    assert (t.wins, t.losses, b.wins, b.losses) == (1, 0, 0, 1)
-    assert t.high_run >= 1 and t.average > 0
-    for r in rated:
-        assert isinstance(r, tc.Rated) and r.before == 1500 and r.after != 1500
+        assert all(
+            (r.standing.wins, r.standing.draws, r.standing.losses) == (0, 1, 0) for r in rows
+        )
+        assert all(isinstance(r, tc.Rated) and r.before == r.after == 1500 for r in rated)
+    else:
+        top, bottom = rows
+        assert top.name.lower() == names[winner] and bottom.name.lower() == names[1 - winner]
+        assert top.standing.rating > 1500 > bottom.standing.rating
+        t, b = top.standing, bottom.standing
+        assert (t.wins, t.losses, b.wins, b.losses) == (1, 0, 0, 1)
+        assert t.high_run >= 1 and t.average > 0
+        assert all(isinstance(r, tc.Rated) and r.before == 1500 != r.after for r in rated)
+    assert {r.deviation for r in rated if isinstance(r, tc.Rated)} == {
+        row.standing.deviation for row in rows
+    }
 
 
 async def test_ratings_survive_a_sigkill_at_the_moment_a_match_ends(tmp_path: Path) -> None:
