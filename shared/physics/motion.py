@@ -8,7 +8,9 @@ state and says when and how the phase ends.
   opposes ``u``; ``du/dt = −(7/2)·μs·g·û``, so ``û`` never turns and the phase lasts
   ``2|u|/(7·μs·g)``. The path is a parabola whenever ``û`` is not along ``v`` (draw, follow and
   massé curves).
-- rolling: ``u = 0``; rolling resistance decelerates at ``μr·g`` along ``v``.
+- rolling: ``u = 0``; rolling resistance decelerates at ``μr·g`` along ``v``, and at the larger
+  ``μr_slow·g`` once the ball is slower than ``roll_slow_speed`` (the slow end of the roll: a
+  second rolling segment, no event).
 - spinning: only z-spin is left; it decays at a constant rate.
 - airborne: free flight under gravity; spin is constant.
 - stationary.
@@ -26,8 +28,9 @@ from shared.physics.spec import PhysicsSpec
 from shared.physics.types import Segment
 
 Phase = Literal["stationary", "spinning", "rolling", "sliding", "airborne"]
-# What happens when a phase ends: start rolling, stop translating, z-spin reaches zero, land.
-PhaseEnd = Literal["roll", "stop", "wz", "land", "never"]
+# What happens when a phase ends: start rolling, stop translating, z-spin reaches zero, land,
+# a rolling ball reaches the slow end of its roll.
+PhaseEnd = Literal["roll", "stop", "wz", "land", "slow", "never"]
 
 Vec3 = tuple[float, float, float]
 ZERO3: Final[Vec3] = (0.0, 0.0, 0.0)
@@ -99,7 +102,12 @@ def start_phase(
         return Motion(seg, "sliding", t0 + t_slide, "roll")
     speed = math.hypot(vx, vy)
     if speed > spec.eps_speed:
-        f = spec.mu_roll * spec.g
+        # Above the slow speed (with a little slack, so the segment that starts exactly there
+        # does not split again on rounding) the cloth's ordinary rolling resistance; below it
+        # the slow-end resistance.
+        v_slow = spec.roll_slow_speed
+        fast = speed > v_slow * (1.0 + 1e-9) and spec.mu_roll_slow != spec.mu_roll
+        f = (spec.mu_roll if fast else spec.mu_roll_slow) * spec.g
         ax, ay = -f * vx / speed, -f * vy / speed
         # Rolling without slip: wx = −vy/R, wy = vx/R, kept exact by construction.
         seg = Segment(
@@ -110,10 +118,10 @@ def start_phase(
             (-vy / r, vx / r, wz),
             (-ay / r, ax / r, alz),
         )
-        t_stop = speed / f
+        t_stop = (speed - v_slow) / f if fast else speed / f
         if t_wz < t_stop:
             return Motion(seg, "rolling", t0 + t_wz, "wz")
-        return Motion(seg, "rolling", t0 + t_stop, "stop")
+        return Motion(seg, "rolling", t0 + t_stop, "slow" if fast else "stop")
     if wz != 0.0:
         seg = Segment(t0, (x, y, 0.0), ZERO3, ZERO3, (0.0, 0.0, wz), (0.0, 0.0, alz))
         return Motion(seg, "spinning", t0 + t_wz, "stop")
@@ -128,7 +136,7 @@ def end_phase(
     t = m.t_end
     p, v, w = pos, vel, spin
     bounced = False
-    if m.end == "roll":
+    if m.end in ("roll", "slow"):
         # Snap to exact rolling: the slip is zero up to rounding at this instant.
         w = (-v[1] / radius, v[0] / radius, w[2])
     elif m.end == "stop":
