@@ -12,7 +12,8 @@ state and says when and how the phase ends.
   ``μr_slow·g`` once the ball is slower than ``roll_slow_speed`` (the slow end of the roll: a
   second rolling segment, no event).
 - spinning: only z-spin is left; it decays at a constant rate.
-- airborne: free flight under gravity; spin is constant.
+- airborne: free flight under gravity; spin is constant. Each landing bounces with ``e_slate``
+  and the cloth's friction acts on the slip during it (:func:`slate_friction`).
 - stationary.
 
 z-spin decays at the same constant rate in every phase on the slate; when it reaches zero inside
@@ -128,6 +129,28 @@ def start_phase(
     return Motion(Segment(t0, (x, y, 0.0), ZERO3, ZERO3, ZERO3, ZERO3), "stationary", INF, "never")
 
 
+def slate_friction(
+    vel: Vec3, spin: Vec3, normal: float, radius: float, spec: PhysicsSpec
+) -> tuple[Vec3, Vec3]:
+    """(v, w) after the slate pushes the ball up with ``normal`` (impulse per unit mass, m/s):
+    Coulomb friction ``μs`` at the contact under the ball opposes its slip, up to the impulse
+    that stops the slip (a bounce can grip), the same cloth friction as in a slide and under a
+    cushion impact (Mathavan 2010); an oblique bounce with friction as Cross measured it ("Grip-
+    slip behavior of a bouncing ball", Am. J. Phys. 70, 2002). Horizontal slip only: the
+    contact is the bottom point, so the slip there does not depend on ``w[2]``."""
+    vx, vy, vz = vel
+    wx, wy, wz = spin
+    ux, uy = vx - radius * wy, vy + radius * wx
+    slip = math.hypot(ux, uy)
+    if normal <= 0.0 or slip <= 0.0:
+        return vel, spin
+    # Per unit mass, the bottom point's slip changes by 7/2 of the friction impulse.
+    lam = min(spec.mu_slide * normal, 2.0 * slip / 7.0) / slip
+    dvx, dvy = -lam * ux, -lam * uy
+    k = 2.5 / radius  # r × J / I with r = (0, 0, −R): (5/(2R))·(Jy, −Jx) per unit mass
+    return (vx + dvx, vy + dvy, vz), (wx + k * dvy, wy - k * dvx, wz)
+
+
 def end_phase(
     m: Motion, pos: Vec3, vel: Vec3, spin: Vec3, radius: float, spec: PhysicsSpec
 ) -> tuple[Motion, bool]:
@@ -151,5 +174,7 @@ def end_phase(
         vz = up if up >= spec.min_bounce_speed else 0.0
         bounced = vz > 0.0
         p = (p[0], p[1], 0.0)
-        v = (v[0], v[1], vz)
+        # The cloth's response: the slate's push up (vz − v_z per unit mass) presses the ball
+        # into the cloth, whose friction acts on the slip of the landing ball.
+        v, w = slate_friction((v[0], v[1], vz), w, vz - v[2], radius, spec)
     return start_phase(t, p, v, w, radius, spec), bounced

@@ -13,7 +13,7 @@ from dataclasses import replace
 import pytest
 
 from shared.physics import DEFAULT_SPEC, Stroke, simulate
-from shared.physics.motion import end_phase, start_phase, state_at
+from shared.physics.motion import Vec3, end_phase, start_phase, state_at
 from shared.table import MATCH, BallName, Point
 
 S = DEFAULT_SPEC
@@ -66,3 +66,38 @@ def test_the_slow_end_logs_no_event_and_keeps_the_stroke_continuous() -> None:
     assert segs[1].pos[0] == pytest.approx(p[0], abs=1e-9)
     assert segs[1].vel[0] == pytest.approx(S.roll_slow_speed, rel=1e-6)
     assert v[0] == pytest.approx(S.roll_slow_speed, rel=1e-6)
+
+
+def _landing(v: Vec3, w: Vec3) -> tuple[Vec3, Vec3, Vec3, bool]:
+    """State just after a flight that starts at ``v``, ``w`` lands on the slate."""
+    m = start_phase(0.0, (1.0, 0.7, 0.0), v, w, R, S)
+    assert m.phase == "airborne" and m.end == "land"
+    p, vl, wl = state_at(m.seg, m.t_end)
+    after, bounced = end_phase(m, p, vl, wl, R, S)
+    return vl, after.seg.vel, after.seg.spin, bounced
+
+
+def test_a_landing_slides_on_the_cloth() -> None:
+    # The cloth's response to a landing: the slate's push up, (1 + e_slate)·|vz| per unit mass,
+    # presses the ball into the cloth, and μs of it opposes the slip of the bottom point
+    # (Coulomb, as in a slide; Cross 2002 for a bouncing ball). A stun ball landing at 3 m/s
+    # with 1 m/s down loses 0.2·1.5·1 = 0.3 m/s and gains topspin 5/(2R) of that.
+    vin, v, w, bounced = _landing((3.0, 0.0, 1.0), (0.0, 0.0, 5.0))
+    assert bounced
+    assert vin[2] == pytest.approx(-1.0)
+    assert v[2] == pytest.approx(S.e_slate)
+    loss = S.mu_slide * (1 + S.e_slate) * 1.0
+    assert v[0] == pytest.approx(3.0 - loss)
+    assert v[1] == pytest.approx(0.0, abs=1e-12)
+    assert w[1] == pytest.approx(2.5 / R * loss)
+    assert w[2] == pytest.approx(5.0)  # z-spin: nothing at the bottom point turns it
+
+
+def test_a_landing_can_grip() -> None:
+    # Nearly rolling when it lands: friction stops the slip (the impulse is capped there), so
+    # it leaves the bounce rolling, never slipping the other way.
+    _, v, w, _ = _landing((1.0, 0.2, 1.0), (-0.2 / R, 0.99 / R, 0.0))
+    assert v[0] - R * w[1] == pytest.approx(0.0, abs=1e-12)
+    assert v[1] + R * w[0] == pytest.approx(0.0, abs=1e-12)
+    # It rolls off at v − (2/7)·u, u the slip it landed with (0.01 m/s along x).
+    assert v[0] == pytest.approx(1.0 - 2 / 7 * 0.01)
