@@ -298,7 +298,7 @@ class _Run:
             self._log("land", (ball,))
             if bounced:
                 self._log("airborne", (ball,))
-        elif m.end != "wz":
+        elif m.end not in ("wz", "slow"):  # splits inside a phase log nothing
             self._log(_PHASE_EVENT.get(new.phase, "slide_to_roll"), (ball,))
 
     def _cushion(self, ball: _Ball) -> None:

@@ -8,9 +8,12 @@ state and says when and how the phase ends.
   opposes ``u``; ``du/dt = −(7/2)·μs·g·û``, so ``û`` never turns and the phase lasts
   ``2|u|/(7·μs·g)``. The path is a parabola whenever ``û`` is not along ``v`` (draw, follow and
   massé curves).
-- rolling: ``u = 0``; rolling resistance decelerates at ``μr·g`` along ``v``.
+- rolling: ``u = 0``; rolling resistance decelerates at ``μr·g`` along ``v``, and at the larger
+  ``μr_slow·g`` once the ball is slower than ``roll_slow_speed`` (the slow end of the roll: a
+  second rolling segment, no event).
 - spinning: only z-spin is left; it decays at a constant rate.
-- airborne: free flight under gravity; spin is constant.
+- airborne: free flight under gravity; spin is constant. Each landing bounces with ``e_slate``
+  and the cloth's friction acts on the slip during it (:func:`slate_friction`).
 - stationary.
 
 z-spin decays at the same constant rate in every phase on the slate; when it reaches zero inside
@@ -26,8 +29,9 @@ from shared.physics.spec import PhysicsSpec
 from shared.physics.types import Segment
 
 Phase = Literal["stationary", "spinning", "rolling", "sliding", "airborne"]
-# What happens when a phase ends: start rolling, stop translating, z-spin reaches zero, land.
-PhaseEnd = Literal["roll", "stop", "wz", "land", "never"]
+# What happens when a phase ends: start rolling, stop translating, z-spin reaches zero, land,
+# a rolling ball reaches the slow end of its roll.
+PhaseEnd = Literal["roll", "stop", "wz", "land", "slow", "never"]
 
 Vec3 = tuple[float, float, float]
 ZERO3: Final[Vec3] = (0.0, 0.0, 0.0)
@@ -99,7 +103,12 @@ def start_phase(
         return Motion(seg, "sliding", t0 + t_slide, "roll")
     speed = math.hypot(vx, vy)
     if speed > spec.eps_speed:
-        f = spec.mu_roll * spec.g
+        # Above the slow speed (with a little slack, so the segment that starts exactly there
+        # does not split again on rounding) the cloth's ordinary rolling resistance; below it
+        # the slow-end resistance.
+        v_slow = spec.roll_slow_speed
+        fast = speed > v_slow * (1.0 + 1e-9) and spec.mu_roll_slow != spec.mu_roll
+        f = (spec.mu_roll if fast else spec.mu_roll_slow) * spec.g
         ax, ay = -f * vx / speed, -f * vy / speed
         # Rolling without slip: wx = −vy/R, wy = vx/R, kept exact by construction.
         seg = Segment(
@@ -110,14 +119,36 @@ def start_phase(
             (-vy / r, vx / r, wz),
             (-ay / r, ax / r, alz),
         )
-        t_stop = speed / f
+        t_stop = (speed - v_slow) / f if fast else speed / f
         if t_wz < t_stop:
             return Motion(seg, "rolling", t0 + t_wz, "wz")
-        return Motion(seg, "rolling", t0 + t_stop, "stop")
+        return Motion(seg, "rolling", t0 + t_stop, "slow" if fast else "stop")
     if wz != 0.0:
         seg = Segment(t0, (x, y, 0.0), ZERO3, ZERO3, (0.0, 0.0, wz), (0.0, 0.0, alz))
         return Motion(seg, "spinning", t0 + t_wz, "stop")
     return Motion(Segment(t0, (x, y, 0.0), ZERO3, ZERO3, ZERO3, ZERO3), "stationary", INF, "never")
+
+
+def slate_friction(
+    vel: Vec3, spin: Vec3, normal: float, radius: float, spec: PhysicsSpec
+) -> tuple[Vec3, Vec3]:
+    """(v, w) after the slate pushes the ball up with ``normal`` (impulse per unit mass, m/s):
+    Coulomb friction ``μs`` at the contact under the ball opposes its slip, up to the impulse
+    that stops the slip (a bounce can grip), the same cloth friction as in a slide and under a
+    cushion impact (Mathavan 2010); an oblique bounce with friction as Cross measured it ("Grip-
+    slip behavior of a bouncing ball", Am. J. Phys. 70, 2002). Horizontal slip only: the
+    contact is the bottom point, so the slip there does not depend on ``w[2]``."""
+    vx, vy, vz = vel
+    wx, wy, wz = spin
+    ux, uy = vx - radius * wy, vy + radius * wx
+    slip = math.hypot(ux, uy)
+    if normal <= 0.0 or slip <= 0.0:
+        return vel, spin
+    # Per unit mass, the bottom point's slip changes by 7/2 of the friction impulse.
+    lam = min(spec.mu_slide * normal, 2.0 * slip / 7.0) / slip
+    dvx, dvy = -lam * ux, -lam * uy
+    k = 2.5 / radius  # r × J / I with r = (0, 0, −R): (5/(2R))·(Jy, −Jx) per unit mass
+    return (vx + dvx, vy + dvy, vz), (wx + k * dvy, wy - k * dvx, wz)
 
 
 def end_phase(
@@ -128,7 +159,7 @@ def end_phase(
     t = m.t_end
     p, v, w = pos, vel, spin
     bounced = False
-    if m.end == "roll":
+    if m.end in ("roll", "slow"):
         # Snap to exact rolling: the slip is zero up to rounding at this instant.
         w = (-v[1] / radius, v[0] / radius, w[2])
     elif m.end == "stop":
@@ -143,5 +174,7 @@ def end_phase(
         vz = up if up >= spec.min_bounce_speed else 0.0
         bounced = vz > 0.0
         p = (p[0], p[1], 0.0)
-        v = (v[0], v[1], vz)
+        # The cloth's response: the slate's push up (vz − v_z per unit mass) presses the ball
+        # into the cloth, whose friction acts on the slip of the landing ball.
+        v, w = slate_friction((v[0], v[1], vz), w, vz - v[2], radius, spec)
     return start_phase(t, p, v, w, radius, spec), bounced

@@ -24,6 +24,15 @@ class PhysicsSpec:
     # Rolling resistance ball–cloth. PHYSICS.md: tracked roll-outs on a heated match table give
     # about 0.0042; Alciatore 0.005–0.015 for pool cloth.
     mu_roll: float = 0.004
+    # The slow end of the roll (issue 26): below ``roll_slow_speed`` a ball rolls against
+    # ``mu_roll_slow`` instead. A ball that has nearly stopped sinks into the nap and meets more
+    # resistance; the constant-μr roll ran on too long (an outside comparison with tracked
+    # three-cushion shots: the simulated cue ball stopped a median 0.75 s after the real one).
+    # 0.01 is the middle of Alciatore's 0.005–0.015 for pool cloth (PHYSICS.md); with 0.05 m/s
+    # it takes 0.76 s and 1.9 cm off every roll-out, the comparison's median (docs/physics.md
+    # "End of the roll"). Above 0.05 m/s the tracked 0.004 still holds.
+    roll_slow_speed: float = 0.05  # m/s
+    mu_roll_slow: float = 0.01
     # Deceleration of z-spin (spin about the vertical axis) on the cloth. PHYSICS.md start range
     # 5–11 rad/s², Alciatore 5–15 rad/s².
     spin_decel: float = 8.0  # rad/s²

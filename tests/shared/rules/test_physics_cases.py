@@ -131,7 +131,7 @@ def test_R_DISC_BALK_real_47_2_second_carom_that_fails_to_drive_a_ball_out() -> 
     stroke, result = situation("balk", Stroke(268.0, 1.48, tip_x=-0.2, tip_y=-0.2))
     s1, v1 = referee(s, stroke, result)
     assert v1.points == 1 and s1.zone_counts == (("area 1-1", 1),)
-    stroke2, result2 = situation("balk", Stroke(26.1, 1.21, tip_x=0.1, tip_y=0.1), s1.positions)
+    stroke2, result2 = situation("balk", Stroke(193.0, 0.61, tip_x=0.3, tip_y=0.3), s1.positions)
     s2, v2 = referee(s1, stroke2, result2)
     assert v2.points == 0 and v2.foul is not None and v2.foul.rule_id == "R-FOUL-ZONE"
     assert s2.shooter == 1 and s2.current.points == (1, 0)
