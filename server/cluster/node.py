@@ -83,6 +83,7 @@ class ClusterNode:
         self.lost = 0  # rooms dropped because their lease was lost
         self.secret = ""  # shared by the cluster's nodes (in Redis): relays prove they are one
         self._last_renewed = time.monotonic()
+        self.renewals = 0  # lease renewal rounds (tests wait on them, not on time)
         self._loop: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[Any]] = set()
         self._dropping: set[str] = set()  # rooms being dropped (not closed)
@@ -387,6 +388,7 @@ class ClusterNode:
                 self._give_room(room_id)
         lost = await self.leases.renew([r for r in actors if r in self.held])
         self._last_renewed = time.monotonic()
+        self.renewals += 1
         # A room opened without claim() (quick match's rooms): claim it now.
         try:
             for room_id in [r for r in actors if r not in self.held]:

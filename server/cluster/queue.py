@@ -98,6 +98,7 @@ class ClusterQueue:
         self.me = node.leases.me  # NODE/INSTANCE
         self.local: dict[Hashable, Ticket] = {}  # conn -> this node's waiting tickets
         self.paired = 0  # pairings made while this node was the matcher
+        self.rounds = 0  # pairing rounds this node has run (tests wait on it, not on time)
         self.matcher = False
         self._writes: asyncio.Queue[tuple[str, str, str | None]] = asyncio.Queue()
         self._take_pair = self.r.register_script(_TAKE_PAIR)
@@ -174,6 +175,7 @@ class ClusterQueue:
             try:
                 await self.match_once()
                 await self.reassert()
+                self.rounds += 1
             except (redis.exceptions.RedisError, OSError) as exc:
                 self.matcher = False
                 log.warning("quick match: %s", exc)

@@ -4,6 +4,7 @@ package. A process is (pid, start time), so a recycled pid is not mistaken for a
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 Proc = tuple[int, int]  # pid, start time in clock ticks since boot
@@ -52,3 +53,12 @@ def alive(procs: set[Proc]) -> list[str]:
                 cmd = "?"
             out.append(f"{pid} [{st[2]}] {cmd.strip()}")
     return out
+
+
+def still_alive_after(procs: set[Proc], timeout: float = 5.0) -> list[str]:
+    """Wait until every process of ``procs`` has ended; those still there after ``timeout``
+    (an empty list as soon as all are gone: no fixed wait)."""
+    deadline = time.monotonic() + timeout
+    while (left := alive(procs)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return left

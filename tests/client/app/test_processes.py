@@ -15,7 +15,7 @@ import pytest
 
 from client.app.local import LocalGame
 from client.session import Session
-from tests.client.procs import Proc, alive, descendants
+from tests.client.procs import Proc, alive, descendants, still_alive_after
 
 pytestmark = [
     pytest.mark.slow,
@@ -49,8 +49,7 @@ def test_carom_play_screenshot_leaves_no_process_behind(tmp_path: Path) -> None:
     assert any("-m server" in c for c in cmds)
     assert any("client.cli bot" in c for c in cmds)
     assert any("spawn_main" in c for c in cmds), cmds
-    time.sleep(0.5)
-    assert alive(seen) == []
+    assert still_alive_after(seen) == []
 
 
 def test_a_local_game_that_closes_ends_its_server_bot_and_workers() -> None:
@@ -66,7 +65,11 @@ def test_a_local_game_that_closes_ends_its_server_bot_and_workers() -> None:
                 room: str = await s.create_room("three_cushion")
                 await s.join(room)  # the bot's opponent: the match and its lag start
                 game.start_bot(room, level=1)
-                await asyncio.sleep(6)  # the bot thinks about its lag stroke meanwhile
+                # Until the bot's thinking worker runs (it thinks about its lag stroke).
+                for _ in range(400):
+                    if any("spawn_main" in c for c in alive(descendants(os.getpid()) - before)):
+                        break
+                    await asyncio.sleep(0.05)
                 return room
 
         asyncio.run(make_room())
@@ -74,8 +77,7 @@ def test_a_local_game_that_closes_ends_its_server_bot_and_workers() -> None:
         assert any("spawn_main" in c for c in alive(started)), alive(started)
     finally:
         game.stop()
-    time.sleep(0.5)
-    assert alive(started) == []
+    assert still_alive_after(started) == []
 
 
 def test_a_local_server_that_dies_is_reaped_reported_and_can_be_restarted() -> None:

@@ -65,7 +65,14 @@ async def test_many_players_over_three_nodes_are_each_paired_once(
         rooms = Counter(j.room_id for j in joined)
         assert len(rooms) == 4 and set(rooms.values()) == {2}  # four matches of two
         assert sum(len(n.rooms) for n in nodes) == 4  # each on exactly one node
-        await asyncio.sleep(0.5)  # a second pairing would seat someone twice
+        # Two more pairing rounds on every node: a second pairing would seat someone twice.
+        rounds = [n.cluster.queue.rounds for n in nodes]  # type: ignore[union-attr]
+        await _until(
+            lambda: all(
+                n.cluster.queue.rounds >= r + 2  # type: ignore[union-attr]
+                for n, r in zip(nodes, rounds, strict=True)
+            )
+        )
         for w in wires:
             assert sum(isinstance(m, tc.Joined) for m in w.log) == 1
 
@@ -82,7 +89,8 @@ async def test_an_unqueued_player_is_not_paired_and_a_matcher_that_stops_is_repl
         await ann.request(ts.Queue(discipline="three_cushion"), tc.Queued)
         await ann.request(ts.Unqueue(), tc.Unqueued)
         await bob.request(ts.Queue(discipline="three_cushion"), tc.Queued)
-        await asyncio.sleep(0.5)
+        done = other.cluster.queue.rounds  # type: ignore[union-attr]
+        await _until(lambda: other.cluster.queue.rounds >= done + 2)  # type: ignore[union-attr]
         assert not other.rooms  # Ann left the queue: nobody for Bob
         carol = await Wire.open(_url(other), "carol")
         await carol.request(ts.Queue(discipline="three_cushion"), tc.Queued)
