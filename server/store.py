@@ -341,6 +341,7 @@ class Store:
         (``Room.from_record``); without this beat, a kill -9 would hand the shooter back the
         time used since the last stroke. One statement per chunk, whatever the number of rooms.
         """
+        failing = self.failure
         with self._transaction():
             for i in range(0, len(room_ids), TOUCH_CHUNK):
                 chunk = list(room_ids[i : i + TOUCH_CHUNK])
@@ -350,6 +351,9 @@ class Store:
                     f"AND room_id IN ({marks})",
                     (now_ms, *chunk),
                 )
+        # A mark that fits where a room's save did not is no sign that saving works again:
+        # /health stays red until a real save succeeds.
+        self.failure = failing
 
     def close_room(self, room_id: str, now_ms: int) -> None:
         with self._transaction():

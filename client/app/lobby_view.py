@@ -21,10 +21,10 @@ from client.app.widgets import (
     draw_panel,
 )
 from client.app.words import error_text
+from shared.options import BY_NAME, WIRE_OPTIONS
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_server as ts
 from shared.protocol.views import MatchRow, RoomSummary
-from shared.table import TABLES
 
 if TYPE_CHECKING:
     from client.app.app import Controller
@@ -42,22 +42,14 @@ class CreateDialog:
 
     def __init__(self, left: float, top: float) -> None:
         col_w, row_h = 250, 64
+        # The room options come from the one options table (shared/options.py): a new option
+        # with picker values shows up here by itself. The discipline and privacy are not
+        # referee options.
         spec: list[tuple[str, str, tuple[Any, ...]]] = [
             ("discipline", "Discipline", DISCIPLINES),
-            (
-                "distance",
-                "Distance (points)",
-                (None, 5, 10, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 400),
-            ),
-            ("shot_clock_s", "Shot clock (s)", (30, 20, 40, 45, 60, 90)),
-            ("innings_limit", "Innings limit", (None, 10, 15, 20, 25, 30, 40, 50, 60, 80)),
-            ("sets", "Sets (best of)", (1, 3, 5)),
-            ("equalizing", "Equalizing inning", (True, False)),
-            ("timeout_s", "Time-out length (s)", (60, 30, 120, 180, 300)),
-            ("grace_s", "Reconnect grace (s)", (60, 30, 120, 300)),
-            ("table", "Table", tuple(TABLES)),
+            *((o.name, o.label, o.picks) for o in WIRE_OPTIONS if o.picks and o.name != "practice"),
             ("private", "Private room", (False, True)),
-            ("practice", "Practice (one player)", (False, True)),
+            ("practice", BY_NAME["practice"].label, BY_NAME["practice"].picks),
         ]
         self.pickers: dict[str, Picker] = {}
         for i, (key, label, choices) in enumerate(spec):

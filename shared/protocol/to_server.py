@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Final
 
+from shared.options import WIRE_OPTIONS
 from shared.protocol.base import ClientMessage
 from shared.protocol.errors import BadField
 from shared.protocol.fields import (
@@ -12,7 +13,6 @@ from shared.protocol.fields import (
     check_int,
     check_opt_bool,
     check_opt_int,
-    check_opt_number,
     check_opt_str,
     check_point,
     check_str,
@@ -59,6 +59,15 @@ class ListRooms(ClientMessage):
     TYPE: ClassVar[str] = "list_rooms"
 
 
+def check_options(msg: object) -> None:
+    """Each room option that ``msg`` carries, against the one options table (shared/options.py):
+    the wire refuses exactly what the referee would."""
+    for option in WIRE_OPTIONS:
+        value = getattr(msg, option.name)
+        if value is not None and (why := option.problem(value)) is not None:
+            raise BadField(why, field=option.name)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CreateRoom(ClientMessage):
     """A new room. Options left out take the referee's defaults (RULES.md)."""
@@ -81,18 +90,9 @@ class CreateRoom(ClientMessage):
 
     def _validate(self) -> None:
         check_choice("discipline", self.discipline, DISCIPLINES)
-        check_opt_int("distance", self.distance, 1, 10_000)
-        check_opt_int("shot_clock_s", self.shot_clock_s, 1, 600)
-        check_opt_int("innings_limit", self.innings_limit, 1, 10_000)
-        check_opt_int("sets", self.sets, 1, 9)
-        check_opt_bool("equalizing", self.equalizing)
-        check_opt_int("timeout_s", self.timeout_s, 1, 300)
-        check_opt_int("grace_s", self.grace_s, 1, 3600)
-        check_opt_str("table", self.table, TABLE_NAME_MAX, 1)
+        check_options(self)
         check_opt_bool("private", self.private)
         check_opt_str("password", self.password, PASSWORD_MAX, 1)
-        check_opt_bool("practice", self.practice)
-        check_opt_number("corner_zone_leg", self.corner_zone_leg, 0.1, 1.0)
         if self.password is not None and not self.private:
             raise BadField("password needs private: true", field="password")
 

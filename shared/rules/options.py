@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from shared.table import TABLES, TableSpec, table_by_name
+from shared.options import ROOM_OPTIONS, WIRE_OPTIONS
+from shared.table import TableSpec, table_by_name
 
 
 class Discipline(StrEnum):
@@ -84,21 +85,15 @@ class MatchOptions:
                 raise ValueError(
                     f"unknown discipline {self.discipline!r}; known: {names}"
                 ) from None
-        _positive_int("shot_clock_s", self.shot_clock_s, 5, 600)
-        _positive_int("sets", self.sets, 1, 9)
-        _positive_int("timeout_s", self.timeout_s, 1, MAX_TIMEOUT_S)
-        _positive_int("timeouts_per_game", self.timeouts_per_game, 0, 10)
-        _positive_int("grace_s", self.grace_s, 1, 3600)
-        _positive_int("no_show_s", self.no_show_s, 1, 3600)
-        if self.distance is not None:
-            _positive_int("distance", self.distance, 1, 10_000)
-        if self.innings_limit is not None:
-            _positive_int("innings_limit", self.innings_limit, 1, 10_000)
-        equalizing_ok = self.equalizing is None or isinstance(self.equalizing, bool)
-        if not equalizing_ok or not isinstance(self.practice, bool):
-            raise ValueError("equalizing and practice must be true or false")
-        if self.table not in TABLES:
-            raise ValueError(f"unknown table {self.table!r}; known: {', '.join(TABLES)}")
+        # Each option's type and bounds from the one table (shared/options.py); None stands
+        # for a derived default where the table's default is None.
+        for option in ROOM_OPTIONS:
+            value = getattr(self, option.name)
+            if value is None and option.default is None:
+                continue
+            why = option.problem(value)
+            if why is not None:
+                raise ValueError(why)
         spec = table_by_name(self.table)
         leg = self.corner_zone_leg
         if leg is not None and (
@@ -148,27 +143,9 @@ def default_zone_leg(table: str) -> float:
     return min(CORNER_ZONE_LEG * spec.length / MATCH_LENGTH, spec.width / 2)
 
 
-def _positive_int(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name} must be in [{low}, {high}], got {value}")
-
-
 # ``create_room``'s fields that are referee options of the same name (absent or None: the
 # referee's default). A stored room's options carry the same names.
-SENT_OPTIONS: Final[tuple[str, ...]] = (
-    "distance",
-    "shot_clock_s",
-    "innings_limit",
-    "sets",
-    "equalizing",
-    "timeout_s",
-    "grace_s",
-    "table",
-    "practice",
-    "corner_zone_leg",
-)
+SENT_OPTIONS: Final[tuple[str, ...]] = tuple(o.name for o in WIRE_OPTIONS)
 
 
 def options_as_sent(discipline: str, sent: object) -> MatchOptions:

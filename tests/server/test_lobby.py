@@ -58,9 +58,16 @@ async def test_rooms_listing_and_errors(url: str) -> None:
     assert (await ann.refused(ts.Join(room_id="rnope"))).code == "no_such_room"
     assert (await ann.refused(ts.Leave())).code == "not_in_room"
     assert (await ann.refused(ts.Chat(text="hi"))).code == "not_in_room"
-    # The referee refuses a 2 s shot clock (it needs at least 5 s): bad_options, no room.
-    bad = await ann.refused(ts.CreateRoom(discipline="three_cushion", shot_clock_s=2))
-    assert bad.code == "bad_options" and "shot_clock_s" in bad.message
+    # A 2 s shot clock is outside the options table's bounds (5–600 s), which the wire and the
+    # referee share: refused as it arrives, naming the option, and no room.
+    await ann.send({"t": "create_room", "discipline": "three_cushion", "shot_clock_s": 2, "id": 90})
+    bad = await ann.expect(tc.Error, where=lambda e: e.re == 90)
+    assert bad.code == "bad_field" and "shot_clock_s must be in [5, 600]" in bad.message
+    # Corner zones of 0.6 m fit the widest table but not the 2.10 m club table: the referee
+    # refuses the pair (bad_options).
+    small = ts.CreateRoom(discipline="straight_rail", table="club_210", corner_zone_leg=0.6)
+    bad = await ann.refused(small)
+    assert bad.code == "bad_options" and "corner_zone_leg" in bad.message
     joined = await ann.request(ts.Join(room_id=created.room_id), tc.Joined)
     assert joined.seat == 0 and len(joined.seat_token) >= 32
     await ann.expect(tc.Snapshot)
