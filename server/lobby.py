@@ -57,7 +57,7 @@ from server.lobby_core import (
 )
 from server.metrics import Metrics
 from server.redact import redacted
-from server.room import ConnId, Member, Room
+from server.room import ConnId, Member, Room, settings_from_wire
 from server.rows import match_rows
 from server.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.simulation import PhysicsPool
@@ -699,7 +699,7 @@ class GameServer:
             return
         room_id = "r" + secrets.token_hex(5)
         try:
-            room = Room(room_id, msg, now_ms(), password_hash=hashed)
+            room = Room(room_id, settings_from_wire(msg), now_ms(), password_hash=hashed)
         except ValueError as exc:
             self._reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return

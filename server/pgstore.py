@@ -29,7 +29,7 @@ from psycopg.pq import TransactionStatus
 from server.record import RoomRecord
 from server.sql import Cursor, DatabaseUnavailable, Db
 from server.standings import Standings
-from server.store import Store, StoreError
+from server.store import Store, StoreError, convert_option_records
 
 # Each migration runs once, in order, in its own transaction; the number reached is stored.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -153,6 +153,9 @@ CREATE TABLE rating_changes (
         # lease ran out while it stalled holds a lower token, and its late writes are refused.
         "ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
     ),
+    # Rooms' and matches' options as versioned records (server/record.py): the rows are
+    # rewritten by convert_option_records when this number is reached.
+    (3, ""),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 # pg_advisory_xact_lock keys: any 64-bit numbers no other program on the database uses.
@@ -324,7 +327,10 @@ class PostgresStore(Store):
                 )
             for number, script in MIGRATIONS:
                 if number > version:
-                    self.db.executescript(script)
+                    if script:
+                        self.db.executescript(script)
+                    if number == 3:
+                        convert_option_records(self.db)
                     self.db.execute(
                         "INSERT INTO carom_schema VALUES (?, ?)",
                         (number, int(time.time() * 1000)),

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, cast
 
 from server.names import looks_alike
-from server.record import RoomRecord
+from server.record import RoomRecord, RoomSettings
 from shared import rules
 from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue
@@ -146,9 +146,15 @@ class Effects:
             self.sends.append((tuple(conns), msg))
 
 
+def settings_from_wire(msg: ts.CreateRoom) -> RoomSettings:
+    """What a room is opened with, from ``create_room``; ValueError when the referee refuses
+    the options."""
+    return RoomSettings.from_sent(msg, msg.discipline, msg.private)
+
+
 def options_from_wire(msg: ts.CreateRoom) -> rules.MatchOptions:
     """The referee's options from ``create_room``; ValueError when the referee refuses them."""
-    return rules.options_as_sent(msg.discipline, msg)
+    return settings_from_wire(msg).match_options()
 
 
 def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
@@ -178,7 +184,7 @@ class Room:
     def __init__(
         self,
         room_id: str,
-        create: ts.CreateRoom,
+        settings: RoomSettings,
         now_ms: int,
         *,
         password_hash: str | None = None,
@@ -187,9 +193,9 @@ class Room:
         self.room_id = room_id
         self._match_ids = match_ids
         self.creator: str | None = None  # player_id of who created it (room caps per identity)
-        self.create = create  # the options as the creator sent them
-        self.options = options_from_wire(create)
-        self.private = bool(create.private)
+        self.settings = settings  # what it was opened with, as stored
+        self.options = settings.match_options()
+        self.private = settings.private
         self.password_hash = password_hash
         self.created_ms = now_ms
         self.state: MatchState = rules.new_match(self.options, now_ms)
@@ -248,12 +254,9 @@ class Room:
         """The room as its database row: options as created (no password), seats with their
         token hashes, the referee state (``shared.rules.state_to_dict``), seq and match id.
         Spectators, connections and a stroke in flight are not kept (see :meth:`from_record`)."""
-        opts = self.create.to_wire()
-        for k in ("t", "id", "password"):
-            opts.pop(k, None)
         return RoomRecord(
             room_id=self.room_id,
-            options=opts,
+            options=self.settings.to_record(),
             private=self.private,
             password_hash=self.password_hash,
             created_ms=self.created_ms,
@@ -287,8 +290,8 @@ class Room:
         deadline, when the shooter rejoins. A stroke whose simulation was in flight was never
         acknowledged and is simply played again.
         """
-        create = ts.CreateRoom(**{k: v for k, v in record.options.items() if k != "t"})
-        room = cls(record.room_id, create, record.created_ms, password_hash=record.password_hash)
+        settings = RoomSettings.from_record(record.options)  # any record version
+        room = cls(record.room_id, settings, record.created_ms, password_hash=record.password_hash)
         room.seq = record.seq + SEQ_GAP_ON_RESTORE
         room.match_id = record.match_id
         room.creator = record.creator

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from server.record import RoomSettings
 from shared.protocol import views as pv
 
 
@@ -19,8 +20,10 @@ def match_rows(rows: list[dict[str, Any]]) -> tuple[pv.MatchRow, ...]:
 
 
 def replay_room(match: Mapping[str, Any]) -> pv.ReplayRoom:
-    """``replay.room`` from ``Store.match``."""
-    return pv.ReplayRoom.from_wire(match, "room")
+    """``replay.room`` from ``Store.match``: the stored options (any record version) as the
+    wire shows them, as sent."""
+    sent = RoomSettings.from_record(match["options"]).sent()
+    return pv.ReplayRoom.from_wire({**match, "options": sent}, "room")
 
 
 def scoresheet(sheet: object) -> pv.Scoresheet | None:

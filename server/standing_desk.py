@@ -31,6 +31,7 @@ from server.credentials import check_password, hash_password, new_token, token_h
 from server.hashing import Busy
 from server.limits import Attempts, LocalAttempts
 from server.matchmaking import Matchmaker, Ticket, TicketQueue
+from server.record import RoomSettings
 from server.room import Room
 from server.rows import leader_rows, profile_matches, standing_rows
 from server.standings import Change
@@ -371,8 +372,8 @@ class StandingDesk:
         another node, which joins them through a relay: server/cluster/queue.py.)"""
         server, store = self.server, self.server.store
         assert store is not None
-        create = ts.CreateRoom(discipline=ticket.discipline, distance=ticket.distance)
-        room = Room("r" + secrets.token_hex(5), create, now_ms())
+        chosen = {} if ticket.distance is None else {"distance": ticket.distance}
+        room = Room("r" + secrets.token_hex(5), RoomSettings(ticket.discipline, chosen), now_ms())
         room.creator = a.player_id
         try:  # saved before it exists for anyone, as the lobby does for create_room
             if server.cluster is not None:  # its lease first: the other node finds it at once

@@ -23,6 +23,7 @@ from typing import Any, ParamSpec, TypeVar
 
 import msgpack
 
+from server.record import ROOM_RECORD_VERSION, RoomSettings
 from server.record import RoomRecord as RoomRecord  # re-exported: its old home
 from server.sql import Db
 from server.standings import Standings
@@ -40,7 +41,7 @@ CREATE TABLE IF NOT EXISTS players (
 );
 CREATE TABLE IF NOT EXISTS rooms (
     room_id TEXT PRIMARY KEY,
-    options TEXT NOT NULL,          -- JSON: the create_room options as sent (validated)
+    options TEXT NOT NULL,          -- JSON: RoomSettings.to_record() (server/record.py)
     private INTEGER NOT NULL,
     password_hash TEXT,             -- scrypt, see server/credentials.py
     created_ms INTEGER NOT NULL,
@@ -93,8 +94,9 @@ VISIBLE = """(m.private = 0
     OR EXISTS (SELECT 1 FROM room_guests g WHERE g.room_id = m.room_id AND g.player_id = ?))"""
 MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
 # PRAGMA user_version; 1 was the first release (no version recorded: 0); 3 writes the room
-# state as msgpack (a server of version 2 would fail to read it, so it refuses the file)
-SCHEMA_VERSION = 3
+# state as msgpack (a server of version 2 would fail to read it, so it refuses the file); 4
+# keeps rooms' and matches' options as versioned records of their own (server/record.py)
+SCHEMA_VERSION = 4
 # Columns added since version 1, for files written by an older server.
 MIGRATIONS = (
     ("rooms", "creator", "ALTER TABLE rooms ADD COLUMN creator TEXT"),
@@ -107,6 +109,30 @@ MIGRATIONS = (
 
 
 TOUCH_CHUNK = 500  # room ids per UPDATE: well under SQLite's limit on parameters
+
+
+def convert_option_records(db: Db) -> int:
+    """Rewrite every room's and match's options in the current record form (older releases
+    stored the client's ``create_room`` message); the number of rows rewritten. Rows already in
+    the current form are left alone, so it can run again."""
+    changed = 0
+    for table, key in (("rooms", "room_id"), ("matches", "match_id")):
+        rows = db.execute(f"SELECT {key}, options FROM {table}").fetchall()
+        for row_key, text in rows:
+            stored = json.loads(text)
+            if stored.get("v") == ROOM_RECORD_VERSION:
+                continue
+            try:
+                record = RoomSettings.from_record(stored).to_record()
+            except (KeyError, TypeError, ValueError):
+                # A row no release could have restored stays as it is: restoring it closes
+                # the room with a log line, as before.
+                continue
+            db.execute(
+                f"UPDATE {table} SET options = ? WHERE {key} = ?", (json.dumps(record), row_key)
+            )
+            changed += 1
+    return changed
 
 
 class StoreError(Exception):
@@ -248,6 +274,7 @@ class Store:
                             """UPDATE matches SET private = COALESCE((SELECT r.private FROM
                                rooms r WHERE r.room_id = matches.room_id), 0)"""
                         )
+            convert_option_records(self.db)
             self.db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
     def _checkpoint_loop(self) -> None:

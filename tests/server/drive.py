@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from server.room import ConnId, Effects, Member, Room
+from server.room import ConnId, Effects, Member, Room, settings_from_wire
 from server.simulation import run_job
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -40,7 +40,7 @@ class Drive:
 
     @classmethod
     def create(cls, msg: ts.CreateRoom, now: int = START_MS) -> Drive:
-        return cls(Room("r1", msg, now), now)
+        return cls(Room("r1", settings_from_wire(msg), now), now)
 
     # People --------------------------------------------------------------------------------
     def member(self, name: str, player_id: str | None = None) -> Member:

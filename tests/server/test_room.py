@@ -10,7 +10,7 @@ from dataclasses import replace
 import msgpack
 import pytest
 
-from server.room import Member, Room
+from server.room import Member, Room, settings_from_wire
 from shared import rules
 from shared.protocol import encode
 from shared.protocol import to_client as tc
@@ -164,7 +164,9 @@ async def test_frozen_ball_respot_in_practice(url: str) -> None:
 
 
 def _core() -> tuple[Room, Member, Member, Member]:
-    room = Room("r1", ts.CreateRoom(discipline="three_cushion", shot_clock_s=30), 1_000)
+    room = Room(
+        "r1", settings_from_wire(ts.CreateRoom(discipline="three_cushion", shot_clock_s=30)), 1_000
+    )
     a, b, s = Member(1, "pa", "ann"), Member(2, "pb", "bob"), Member(3, "ps", "sue")
     return room, a, b, s
 
@@ -298,7 +300,9 @@ def test_core_owns_its_persistence_form_and_draws_match_ids() -> None:
     ids = iter([7_001, 7_002])
     room = Room(
         "r1",
-        ts.CreateRoom(discipline="three_cushion", shot_clock_s=30, private=True, password="pw"),
+        settings_from_wire(
+            ts.CreateRoom(discipline="three_cushion", shot_clock_s=30, private=True, password="pw")
+        ),
         1_000,
         password_hash="scrypt-hash",
         match_ids=lambda: next(ids),

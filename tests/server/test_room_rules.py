@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from server.room import Member, Room, options_from_wire
+from server.room import Member, Room, options_from_wire, settings_from_wire
 from server.simulation import run_job
 from shared import rules
 from shared.protocol import to_client as tc
@@ -17,7 +17,9 @@ from shared.table import TABLES
 
 
 def _practice() -> tuple[Room, Member]:
-    room = Room("p1", ts.CreateRoom(discipline="three_cushion", practice=True), 1_000)
+    room = Room(
+        "p1", settings_from_wire(ts.CreateRoom(discipline="three_cushion", practice=True)), 1_000
+    )
     ann = Member(1, "pa", "ann")
     room.join(ann, ts.Join(room_id="p1"), "h0", "tok0", 1_000)
     assert room.state.phase is rules.Phase.PLAY
@@ -61,7 +63,9 @@ def test_create_room_sends_the_corner_zone_leg_to_the_referee() -> None:
 def test_a_referee_respot_after_a_clock_foul_sends_everyone_the_table_and_a_turn() -> None:
     # R-FROZEN-1 (free game): the incoming player's ball touches a ball when their turn starts
     # after a clock foul; the referee re-spots all three, and every client must learn it.
-    room = Room("r1", ts.CreateRoom(discipline="straight_rail", shot_clock_s=30), 1_000)
+    room = Room(
+        "r1", settings_from_wire(ts.CreateRoom(discipline="straight_rail", shot_clock_s=30)), 1_000
+    )
     a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
     room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)

@@ -14,7 +14,8 @@ import pytest
 from server.config import ServerConfig
 from server.lobby import GameServer
 from server.process import ServerProcess
-from server.store import Store
+from server.room import settings_from_wire
+from server.store import SCHEMA_VERSION, Store
 from server.store_api import open_store
 from shared import rules
 from shared.physics import Stroke, simulate, simulate_lag
@@ -232,7 +233,7 @@ def test_a_file_from_the_first_schema_is_migrated_and_keeps_private_matches_priv
         assert store.list_matches(10) == []
         assert store.match(1) is None and store.match(1, viewer="pnobody") is None
         (version,) = store.db.execute("PRAGMA user_version").fetchone()
-        assert version == 3
+        assert version == SCHEMA_VERSION
 
 
 # The store's calls, on both stores ------------------------------------------------------------
@@ -256,7 +257,7 @@ def test_room_state_is_stored_compactly_and_rows_from_version_2_still_load(
     from server.room import Room
     from server.store import RoomRecord
 
-    room = Room("r1", ts.CreateRoom(discipline="three_cushion"), 1_000)
+    room = Room("r1", settings_from_wire(ts.CreateRoom(discipline="three_cushion")), 1_000)
     state = room.to_record().state
     assert state is not None
     db = str(tmp_path / "c.db")
@@ -276,7 +277,7 @@ def test_room_state_is_stored_compactly_and_rows_from_version_2_still_load(
         assert back == {"r0": state, "r1": state}
         assert Room.from_record(store.open_rooms()[1], 2_000).state == room.state
         (version,) = store.db.execute("PRAGMA user_version").fetchone()
-        assert version == 3
+        assert version == SCHEMA_VERSION
 
 
 def test_players_rooms_strokes_and_results_come_back_as_written(store_db: str) -> None:
@@ -490,13 +491,21 @@ def test_postgres_a_version_1_database_is_migrated_keeping_its_rooms(pg_url: str
         con.execute("INSERT INTO carom_schema VALUES (1, 0)")
         con.execute(
             "INSERT INTO rooms (room_id, options, private, created_ms, seq, seats, updated_ms) "
-            "VALUES ('rold', '{}', 0, 1, 5, '[null, null]', 2)"
+            'VALUES (\'rold\', \'{"discipline": "one_cushion", "distance": 7}\', 0, 1, 5, '
+            "'[null, null]', 2)"
         )
     store = PostgresStore(pg_url)
     try:
         assert store.schema_version() == SCHEMA_VERSION >= 2
         (room,) = store.open_rooms()
         assert (room.room_id, room.seq) == ("rold", 5)
+        # Its create_room options became a record of the current version.
+        assert room.options == {
+            "v": 2,
+            "discipline": "one_cushion",
+            "private": False,
+            "options": {"distance": 7},
+        }
         assert store.room_fence("rold") == 0
     finally:
         store.close()

@@ -11,7 +11,7 @@ import pytest
 
 from client.bot.plan import Judge, plan_stroke
 from client.bot.problem import problem_from
-from server.room import Room
+from server.room import Room, settings_from_wire
 from shared import rules
 from shared.physics import simulate
 from shared.physics.types import Stroke
@@ -54,7 +54,7 @@ def test_the_bot_and_the_referee_judge_every_stroke_alike(
     # The views a bot reads, as the server builds and sends them (through the wire and back):
     # the match view and the room with its options.
     create = ts.CreateRoom(discipline=discipline.value, table=table, corner_zone_leg=leg)
-    room = Room("r", create, 0)
+    room = Room("r", settings_from_wire(create), 0)
     room_view = RoomView.from_wire(_wire(room.room_view().to_wire()), "room")
     view = MatchView.from_wire(_wire(match_view(state).to_wire()), "match")
     problem = problem_from(room_view, view, 0)

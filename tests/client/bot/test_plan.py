@@ -9,7 +9,7 @@ import pytest
 
 from client.bot.plan import Judge, plan_lag, plan_stroke, simulate
 from client.bot.problem import LagProblem, Problem, problem_from
-from server.room import Room
+from server.room import Room, settings_from_wire
 from shared.protocol import to_server as ts
 from shared.rules import Discipline, MatchOptions, Phase, Start, apply, match_view, new_match
 from shared.rules.placement import break_position, lag_position
@@ -93,7 +93,7 @@ def test_problem_is_read_from_the_match_view() -> None:
         balls=((0.5, 0.5), (2.4, 1.25), (2.5, 1.3)),
         zone_counts=(("A5", 1),),
     )
-    room = Room("r", ts.CreateRoom(discipline="balkline_47_2"), 0)
+    room = Room("r", settings_from_wire(ts.CreateRoom(discipline="balkline_47_2")), 0)
     view = match_view(state)
     problem = problem_from(room.room_view(), view, 1)
     assert problem is not None
