@@ -26,7 +26,7 @@ cluster: setup
 	$(PY) -m server.cluster.local
 
 test: setup
-	$(PY) -m pytest
+	CAROM_RULE_COVERAGE=1 $(PY) -m pytest
 
 # The server tests again, on PostgreSQL (a throwaway one the tests start; skipped without it):
 # only those whose server the store changes (tests/server/conftest.py). CI runs both.
