@@ -120,6 +120,8 @@ class RuleCoverage:
         if workeroutput is not None:  # an xdist worker: the controller decides
             workeroutput[WORKER_KEY] = sorted(self.fired)
             return
+        if self.config.option.collectonly:  # nothing ran, nothing to judge
+            return
         tested = marked_tested()
         missing = never_fired(tested, self.fired)
         fired = len(tested) - len(missing)
