@@ -21,7 +21,16 @@ from shared.rules.game import (
     turn_calls,
 )
 from shared.rules.state import MatchState, Phase
-from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
+from shared.rules.verdict import (
+    Call,
+    Foul,
+    GameOver,
+    IllegalAction,
+    Termination,
+    Verdict,
+    merge_rules,
+    with_rules,
+)
 from shared.table import BallName, Point
 
 
@@ -31,14 +40,20 @@ def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, V
         raise IllegalAction("wrong_phase", "There are no time-outs in practice.")
     if state.visit_strokes > 0:
         raise IllegalAction(
-            "not_start_of_inning", "A time-out can only be taken at the start of an inning."
+            "not_start_of_inning",
+            "A time-out can only be taken at the start of an inning.",
+            "R-TIMEOUT-1",
         )
     if state.equalizing:
         # R-TIMEOUT-1: never in the equalizing inning (HE: "not in an extension").
-        raise IllegalAction("no_timeouts_left", "There are no time-outs in the equalizing inning.")
+        raise IllegalAction(
+            "no_timeouts_left", "There are no time-outs in the equalizing inning.", "R-TIMEOUT-1"
+        )
     rec = state.current
     if rec.timeouts_left[action.seat] <= 0:
-        raise IllegalAction("no_timeouts_left", "You have no time-outs left in this match.")
+        raise IllegalAction(
+            "no_timeouts_left", "You have no time-outs left in this match.", "R-TIMEOUT-1"
+        )
     remaining = state.paused_ms if state.deadline_ms is None else state.deadline_ms - now
     new = replace(
         state,
@@ -62,7 +77,9 @@ def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, V
 def resume(state: MatchState, action: Resume, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.TIMEOUT)
     if action.seat != state.shooter:
-        raise IllegalAction("not_your_turn", "Only the player who took the time-out can resume.")
+        raise IllegalAction(
+            "not_your_turn", "Only the player who took the time-out can resume.", "R-TIMEOUT-1"
+        )
     return end_timeout(state, now)
 
 
@@ -86,7 +103,9 @@ def connection(
         wait = state.options.no_show_s if state.phase is Phase.WAITING else state.options.grace_s
         grace[seat] = now + wait * 1000
     new = replace(state, connected=connected, grace_deadline=(grace[0], grace[1]))
-    return settle(new, now), Verdict()
+    # R-END-5: a reconnection (or no-show) grace started or was called off.
+    rules = ("R-END-5",) if new.grace_deadline != state.grace_deadline else ()
+    return settle(new, now), Verdict(rules=rules)
 
 
 def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
@@ -94,6 +113,7 @@ def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
     last = Verdict()
     fouls: list[Foul] = []
     respots: dict[BallName, Point] = {}
+    rules: tuple[str, ...] = ()
     for _ in range(64):  # each round moves a deadline forward; 64 is far beyond any real tick
         due = earliest_due(state, now)
         if due is None:
@@ -105,8 +125,16 @@ def tick(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
         if verdict.foul is not None:
             fouls.append(verdict.foul)
         respots.update(verdict.respots)
+        # R-CLOCK-3: the server's deadline, applied at its own time whenever the tick comes.
+        rules = merge_rules(rules, ("R-CLOCK-3",), verdict.rules)
         last = verdict
-    merged = replace(last, calls=tuple(calls), foul=fouls[-1] if fouls else None, respots=respots)
+    merged = replace(
+        last,
+        calls=tuple(calls),
+        foul=fouls[-1] if fouls else None,
+        respots=respots,
+        rules=rules,
+    )
     return state, merged
 
 
@@ -143,7 +171,8 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
     if state.phase is Phase.LAG:
         missing = [s for s in (0, 1) if state.lag_strokes[s] is None]
         if len(missing) == 2:
-            return finish(state, GameOver(None, Termination.ABANDONED), at)
+            new, verdict = finish(state, GameOver(None, Termination.ABANDONED), at)
+            return new, with_rules(verdict, "R-LAG-6", "R-CLOCK-2")
         loser = missing[0]
         # R-LAG-6: no lag stroke before the clock runs out loses the lag.
         new = replace(
@@ -159,11 +188,14 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
             lag_winner=1 - loser,
             lag_reason="no_lag_stroke",
             calls=(Call("lag_winner", text, "R-LAG-6"),),
+            rules=("R-CLOCK-2",),
         )
     if state.phase is Phase.BREAK_CHOICE:
-        # Decision (docs/rules.md): a lag winner who does not choose in time breaks.
+        # Decision (docs/rules.md): a lag winner who does not choose in time breaks
+        # (R-CLOCK-2: the break choice is on the shot clock).
         assert state.lag_winner is not None
-        return break_chosen(state, state.lag_winner, at)
+        new, verdict = break_chosen(state, state.lag_winner, at)
+        return new, with_rules(verdict, "R-CLOCK-2")
     if state.phase is Phase.TIMEOUT:
         return end_timeout(state, at)
     # R-CLOCK-1 → R-FOUL-CLOCK: the inning ends; the opponent plays the balls as they lie.
@@ -182,9 +214,9 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         deadline_ms=at + clock_ms(state),
         paused_ms=None,
     )
-    new, calls, over = end_inning(new, shooter, at)
+    new, calls, over, inning_rules = end_inning(new, shooter, at)
     lying = new.positions
-    new, frozen_calls = respot_frozen_free_game(new)
+    new, frozen_calls, frozen_rules = respot_frozen_free_game(new)
     calls.extend(frozen_calls)
     respots = {b: p for b, p in new.positions.items() if p != lying[b]}
     foul = Foul("R-FOUL-CLOCK", "clock", f"Foul: seat {shooter}'s shot clock ran out (R-CLOCK-1).")
@@ -198,6 +230,8 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         set_over=over,
         next_shooter=new.shooter if new.phase is not Phase.OVER else None,
         game_over=new.result if new.phase is Phase.OVER else None,
+        # R-CLOCK-1 ran out; the inning counts (R-PLAY-2); the next shooter's clock starts.
+        rules=merge_rules(("R-CLOCK-1", "R-PLAY-2"), inning_rules, frozen_rules),
     )
 
 

@@ -12,9 +12,33 @@ from shared.rules.options import Discipline
 from shared.rules.placement import break_position, contact_of
 from shared.rules.scoring import zone_rule_is_strict
 from shared.rules.state import MatchState, Phase, SetRecord
-from shared.rules.verdict import Call, GameOver, IllegalAction, Seat, Termination, Verdict
+from shared.rules.verdict import (
+    Call,
+    GameOver,
+    IllegalAction,
+    Seat,
+    Termination,
+    Verdict,
+    merge_rules,
+)
 from shared.rules.zones import shared_zones, zones_for
 from shared.table import BALLS, BallName
+
+# The rules a game's start from the break position applies: the break position (R-BREAK-1) is
+# built from the spots (R-SPOT-1) of the table played (R-TABLE-1).
+BREAK_SETUP: tuple[str, ...] = ("R-BREAK-1", "R-SPOT-1", "R-TABLE-1")
+
+# R-END-1…5: the rule that ends a match each way. Abandoned (both seats gone) is R-END-5's
+# forfeit for both; an abandoned lag adds R-LAG-6 where it is decided (``clock.expire``).
+TERMINATION_RULE: dict[Termination, str] = {
+    Termination.DISTANCE: "R-END-1",
+    Termination.EQUALIZED: "R-END-2",
+    Termination.INNINGS_LIMIT: "R-END-3",
+    Termination.CONCEDE: "R-END-5",
+    Termination.FORFEIT: "R-END-5",
+    Termination.NO_SHOW: "R-END-5",
+    Termination.ABANDONED: "R-END-5",
+}
 
 
 def cue_ball(state: MatchState) -> BallName:
@@ -26,7 +50,12 @@ def break_chosen(state: MatchState, breaker: Seat, now: int) -> tuple[MatchState
     # R-LAG-7: the breaker plays the white for the whole match.
     new = begin_set(replace(state, white_seat=breaker), breaker=breaker, now=now, first=True)
     call = Call("break", f"Seat {breaker} breaks with the white.", "R-LAG-7")
-    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new, starting=True)))
+    # R-CLOCK-1: the breaker's shot clock starts.
+    return new, Verdict(
+        next_shooter=breaker,
+        calls=(call, *turn_calls(new, starting=True)),
+        rules=(*BREAK_SETUP, "R-CLOCK-1"),
+    )
 
 
 def begin_set(state: MatchState, breaker: Seat, now: int, first: bool) -> MatchState:
@@ -69,14 +98,17 @@ def timeouts_for_set(state: MatchState, first: bool) -> tuple[int, int]:
     return left
 
 
-def after_point(
-    state: MatchState, shooter: Seat, now: int
-) -> tuple[MatchState, list[Call], GameOver | None]:
+# What a step in the course of a game returns: the new state, the calls, the set that ended
+# (set play) and the rules applied.
+Step = tuple[MatchState, list[Call], GameOver | None, tuple[str, ...]]
+
+
+def after_point(state: MatchState, shooter: Seat, now: int) -> Step:
     """R-END-1 / R-END-2: did this point end the game?"""
     opts = state.options
     rec = state.current
     if opts.practice or rec.points[shooter] < opts.target:
-        return state, [], None
+        return state, [], None, ()
     if state.equalizing:
         return end_set(state, GameOver(None, Termination.EQUALIZED), now)
     if shooter == rec.breaker and opts.equalizing_applies:
@@ -98,13 +130,11 @@ def after_point(
             f"Seat {shooter} reached {opts.target}; seat {other} plays the equalizing inning.",
             "R-END-2",
         )
-        return new, [call], None
+        return new, [call], None, ("R-END-1", "R-END-2", *BREAK_SETUP)
     return end_set(state, GameOver(shooter, Termination.DISTANCE), now)
 
 
-def end_inning(
-    state: MatchState, shooter: Seat, now: int
-) -> tuple[MatchState, list[Call], GameOver | None]:
+def end_inning(state: MatchState, shooter: Seat, now: int) -> Step:
     """R-PLAY-2: the inning is over; then R-END-2's equalizing inning and R-END-3's limit."""
     opts = state.options
     rec = state.current
@@ -116,20 +146,19 @@ def end_inning(
         zone_counts=(),
     )
     if opts.practice:
-        return new, [], None
+        return new, [], None, ()
     if state.equalizing:  # the equalizing inning fell short: the breaker wins
-        return end_set(new, GameOver(rec.breaker, Termination.DISTANCE), now)
+        new, calls, over, rules = end_set(new, GameOver(rec.breaker, Termination.DISTANCE), now)
+        return new, calls, over, ("R-END-2", *rules)
     limit = opts.innings_limit
     if limit is not None and min(rec.innings) >= limit:
         a, b = rec.points
         winner = None if a == b else (0 if a > b else 1)
         return end_set(new, GameOver(winner, Termination.INNINGS_LIMIT), now)
-    return new, [], None
+    return new, [], None, ()
 
 
-def end_set(
-    state: MatchState, result: GameOver, now: int
-) -> tuple[MatchState, list[Call], GameOver | None]:
+def end_set(state: MatchState, result: GameOver, now: int) -> Step:
     """A game ended; in set play the match goes on until a player has won enough sets."""
     opts = state.options
     sets = (*state.sets[:-1], replace(state.current, result=result))
@@ -142,11 +171,19 @@ def end_set(
             winner = None if won[0] == won[1] else (0 if won[0] > won[1] else 1)
             final = GameOver(winner, result.reason if winner is None else Termination.DISTANCE)
         new, verdict = finish(state, final, now)
-        return new, list(verdict.calls), None
-    # R-END-4: sets alternate the break.
+        # The set's own ending rule, and in set play R-END-4's count of sets.
+        rules = merge_rules(
+            (TERMINATION_RULE[result.reason],),
+            ("R-END-4",) if opts.sets > 1 else (),
+            verdict.rules,
+        )
+        return new, list(verdict.calls), None, rules
+    # R-END-4: sets alternate the break; R-TIMEOUT-1: the time-outs left carry over (one more
+    # in the deciding set).
     new = begin_set(state, breaker=1 - state.current.breaker, now=now, first=False)
     text = result_text(result) + f" Set {len(sets) + 1}: seat {new.shooter} breaks."
-    return new, [Call("set_over", text, "R-END-4")], result
+    rules = (TERMINATION_RULE[result.reason], "R-END-4", "R-TIMEOUT-1", *BREAK_SETUP)
+    return new, [Call("set_over", text, "R-END-4")], result, rules
 
 
 def sets_won(state: MatchState) -> tuple[int, int]:
@@ -170,8 +207,9 @@ def finish(state: MatchState, result: GameOver, now: int) -> tuple[MatchState, V
         grace_deadline=(None, None),
         rematch=(False, False),
     )
+    # The call keeps R-END-1 on the wire for every ending; the verdict names the deciding rule.
     call = Call("game_over", result_text(result), "R-END-1")
-    return new, Verdict(game_over=result, calls=(call,))
+    return new, Verdict(game_over=result, calls=(call,), rules=(TERMINATION_RULE[result.reason],))
 
 
 def result_text(result: GameOver) -> str:
@@ -230,7 +268,9 @@ def turn_calls(state: MatchState, starting: bool = False) -> tuple[Call, ...]:
     return tuple(calls)
 
 
-def respot_frozen_free_game(state: MatchState) -> tuple[MatchState, tuple[Call, ...]]:
+def respot_frozen_free_game(
+    state: MatchState,
+) -> tuple[MatchState, tuple[Call, ...], tuple[str, ...]]:
     """R-FROZEN-1 (PT Art. 15.1): in the free game, a cue ball touching a ball at the start of a
     stroke means all three balls go to the break position, done by the referee before the
     stroke (no choice), with the shooter's ball on a starting spot (R-FROZEN-4)."""
@@ -240,11 +280,11 @@ def respot_frozen_free_game(state: MatchState) -> tuple[MatchState, tuple[Call, 
         or state.phase is not Phase.PLAY
         or state.shooter is None
     ):
-        return state, ()
+        return state, (), ()
     cue = cue_ball(state)
     contact = contact_of(state.balls, cue, opts.table_spec)
     if not contact.balls:
-        return state, ()
+        return state, (), ()
     touched = " and the ".join(contact.balls)
     new = replace(
         state,
@@ -253,7 +293,9 @@ def respot_frozen_free_game(state: MatchState) -> tuple[MatchState, tuple[Call, 
         zone_counts=(),
     )
     text = f"Frozen: the {cue} touches the {touched}. The balls go to the break position."
-    return new, (Call("respot", text, "R-FROZEN-1"),)
+    # Touching by R-FROZEN-5 (ball size R-BALL-1); the break position is R-FROZEN-4's re-spot.
+    rules = ("R-FROZEN-1", "R-FROZEN-5", "R-BALL-1", "R-FROZEN-4", *BREAK_SETUP)
+    return new, (Call("respot", text, "R-FROZEN-1"),), rules
 
 
 def need_phase(state: MatchState, phase: Phase) -> None:
@@ -274,9 +316,9 @@ def check_stroke(state: MatchState, seat: Seat, now: int) -> None:
         raise IllegalAction("not_your_turn", "It isn't your turn.")
     if now < state.resting_at_ms:
         # R-PLAY-4: a stroke only starts with all balls at rest.
-        raise IllegalAction("balls_moving", "The balls are still moving.")
+        raise IllegalAction("balls_moving", "The balls are still moving.", "R-PLAY-4")
     if state.deadline_ms is not None and now >= state.deadline_ms:
-        raise IllegalAction("clock_expired", "Your shot clock has run out.")
+        raise IllegalAction("clock_expired", "Your shot clock has run out.", "R-CLOCK-1")
 
 
 def clock_ms(state: MatchState) -> int:

@@ -25,6 +25,25 @@ class LagOutcome:
     reason: str  # wire word
     text: str = ""
 
+    @property
+    def rule(self) -> str:
+        """The RULES.md rule that decided it (the off-table decision is R-LAG-5's: "a lag ball
+        off the table loses, like touching the red", docs/rules.md)."""
+        return LAG_RULE[self.reason]
+
+
+LAG_RULE: Final[dict[str, str]] = {
+    "both_off_table": "R-LAG-5",
+    "off_table": "R-LAG-5",
+    "both_touched_red": "R-LAG-5",
+    "touched_red": "R-LAG-5",
+    "crossed": "R-LAG-4",
+    "balls_touched": "R-LAG-4",
+    "equal": "R-LAG-4",
+    "no_top_cushion": "R-LAG-2",
+    "nearer": "R-LAG-2",
+}
+
 
 def judge_lag(result: ShotResult, balls: dict[Seat, BallName], table: TableSpec) -> LagOutcome:
     """Who won the lag, or why it is repeated."""

@@ -34,6 +34,7 @@ from shared.rules.actions import (
 )
 from shared.rules.clock import connection, resume, settle, tick, timeout
 from shared.rules.game import (
+    BREAK_SETUP,
     after_point,
     begin_set,
     break_chosen,
@@ -62,7 +63,16 @@ from shared.rules.placement import (
 )
 from shared.rules.scoring import StrokeJudgment, judge_stroke, jumped_balls
 from shared.rules.state import MatchState, Phase, SetRecord
-from shared.rules.verdict import Call, GameOver, IllegalAction, Seat, Termination, Verdict
+from shared.rules.verdict import (
+    Call,
+    GameOver,
+    IllegalAction,
+    Seat,
+    Termination,
+    Verdict,
+    merge_rules,
+    named,
+)
 from shared.rules.zones import zones_for
 from shared.table import BALLS, BallName, Point
 
@@ -149,7 +159,15 @@ def outcome(state: MatchState) -> GameOver | None:
 
 
 def apply(state: MatchState, action: Action, now_ms: int) -> tuple[MatchState, Verdict]:
-    """Apply one action at server time ``now_ms`` (ms since the epoch)."""
+    """Apply one action at server time ``now_ms`` (ms since the epoch).
+
+    The verdict's ``rules`` name every RULES.md rule the transition applied (``named``); a
+    refusal names its rule in ``IllegalAction.rule_id``."""
+    new, verdict = _transition(state, action, now_ms)
+    return new, named(verdict)
+
+
+def _transition(state: MatchState, action: Action, now_ms: int) -> tuple[MatchState, Verdict]:
     if isinstance(now_ms, bool) or not isinstance(now_ms, int):
         raise TypeError(f"now_ms must be an int of milliseconds, got {now_ms!r}")
     if isinstance(action, Tick):
@@ -188,7 +206,7 @@ def _start(state: MatchState, action: Start, now: int) -> tuple[MatchState, Verd
     need_phase(state, Phase.WAITING)
     if state.options.practice:
         new = begin_set(replace(state, white_seat=0), breaker=0, now=now, first=True)
-        return new, Verdict(next_shooter=0, calls=turn_calls(new))
+        return new, Verdict(next_shooter=0, calls=turn_calls(new), rules=BREAK_SETUP)
     new = replace(
         state,
         phase=Phase.LAG,
@@ -202,13 +220,15 @@ def _start(state: MatchState, action: Start, now: int) -> tuple[MatchState, Verd
         "nearer the bottom cushion wins; a ball that never reaches the top cushion loses.",
         "R-LAG-2",
     )
-    return new, Verdict(calls=(call,))
+    # R-LAG-1: the lag position, on the starting line and the top spot (R-SPOT-1) of the table
+    # played (R-TABLE-1); R-CLOCK-2: the lag is on the shot clock.
+    return new, Verdict(calls=(call,), rules=("R-LAG-1", "R-SPOT-1", "R-TABLE-1", "R-CLOCK-2"))
 
 
 def _lag_stroke(state: MatchState, action: LagStroke, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.LAG)
     if state.lag_strokes[action.seat] is not None:
-        raise IllegalAction("already_played", "Your lag stroke is already in.")
+        raise IllegalAction("already_played", "Your lag stroke is already in.", "R-LAG-3")
     strokes = list(state.lag_strokes)
     strokes[action.seat] = action.stroke
     new = replace(state, lag_strokes=(strokes[0], strokes[1]))
@@ -216,7 +236,8 @@ def _lag_stroke(state: MatchState, action: LagStroke, now: int) -> tuple[MatchSt
         # R-LAG-3: both players have struck; the lag clock stops while the server simulates the
         # two strokes together. A clock left running could expire on a lag nobody can lose.
         new = replace(new, deadline_ms=None, paused_ms=None)
-    return new, Verdict()
+    # R-LAG-3: the stroke stays hidden in the state until both are in.
+    return new, Verdict(rules=("R-LAG-3",))
 
 
 def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchState, Verdict]:
@@ -231,6 +252,8 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
     table = state.options.table_spec
     judged = judge_lag(result, lag_balls(state), table)
     winner, reason, text = judged.winner, judged.reason, judged.text
+    # R-LAG-3: both strokes simulated in one run; the rule that decided the lag.
+    rules: tuple[str, ...] = ("R-LAG-3", judged.rule)
     repeats = state.lag_repeats + (1 if winner is None else 0)
     rest = now + duration_ms(result)
     if winner is None and repeats >= LAG_REPEAT_LIMIT:
@@ -238,6 +261,7 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
         # repeats; an endless run of them is cut by a coin toss, seeded from the match so that
         # the same match always tosses the same way, and announced as such.
         winner, reason = coin_toss(action.seed, repeats), "coin_toss"
+        rules += ("R-LAG-6",)
         text = (
             f"{text} The lag was repeated {repeats} times: a coin toss decides. "
             f"Seat {winner} wins the toss (R-LAG-6)."
@@ -256,8 +280,13 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
             resting_at_ms=rest,
             deadline_ms=rest + clock_ms(state),
         )
+        # The balls go back to the lag position (R-LAG-1) and the lag clock starts again
+        # (R-CLOCK-2).
         return new, Verdict(
-            lag_repeat=True, lag_reason=reason, calls=(Call("lag_repeat", text, "R-LAG-4"),)
+            lag_repeat=True,
+            lag_reason=reason,
+            calls=(Call("lag_repeat", text, "R-LAG-4"),),
+            rules=(*rules, "R-LAG-1", "R-CLOCK-2"),
         )
     new = replace(
         state,
@@ -271,13 +300,18 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
     )
     rule = "R-LAG-6" if reason == "coin_toss" else "R-LAG-7"
     call = Call("lag_winner", text + " The winner chooses who breaks.", rule)
-    return new, Verdict(lag_winner=winner, lag_reason=reason, calls=(call,))
+    # R-CLOCK-2: the break choice is on the shot clock.
+    return new, Verdict(
+        lag_winner=winner, lag_reason=reason, calls=(call,), rules=(*rules, "R-CLOCK-2")
+    )
 
 
 def _choose_break(state: MatchState, action: ChooseBreak, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.BREAK_CHOICE)
     if action.seat != state.lag_winner:
-        raise IllegalAction("not_your_turn", "Only the winner of the lag chooses who breaks.")
+        raise IllegalAction(
+            "not_your_turn", "Only the winner of the lag chooses who breaks.", "R-LAG-7"
+        )
     return break_chosen(state, action.breaker, max(now, state.resting_at_ms))
 
 
@@ -332,13 +366,21 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
     final = {b: None if b in gone else result.final.get(b) for b in BALLS}
     respots: dict[BallName, Point] = {}
     spot_choice = False
+    # R-PLAY-3: the shooter's own ball was struck; R-PLAY-2: the inning and the run are kept.
+    rules = ["R-PLAY-3", "R-PLAY-2", *judged.rules]
+    if state.spot_choice:
+        rules.append("R-BREAK-1")  # played from a starting spot of the shooter's choice
+    if not opts.practice:
+        rules.append("R-CLOCK-1")  # the next shot clock runs from the balls' rest
     if any(p is None for p in final.values()):
         next_ball = state.ball_of(next_shooter)
         if opts.discipline is Discipline.THREE_CUSHION:
             respots = respot_3c(final, table, next_ball)
+            rules += ["R-RESPOT-3C", "R-RESPOT-GEOM", "R-SPOT-1"]
         else:
             respots = dict(zip(BALLS, break_position(table, next_ball), strict=True))
             spot_choice = True
+            rules += ["R-RESPOT-OTHER", *BREAK_SETUP]
     placed = {b: respots.get(b, final[b]) for b in BALLS}
     balls = as_tuple({b: p for b, p in placed.items() if p is not None})
     new = replace(
@@ -369,13 +411,13 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
         to_go = opts.target - points[shooter]
         if 0 < to_go <= opts.discipline.countdown_from and not opts.practice:
             calls.append(Call("to_go", f"{to_go} to go.", "R-CALL-2"))
-        new, end_calls, over = after_point(new, shooter, rest)
+        new, end_calls, over, end_rules = after_point(new, shooter, rest)
     else:
         record = replace(rec, innings=innings)
         new = replace(new, sets=(*state.sets[:-1], record))
-        new, end_calls, over = end_inning(new, shooter, rest)
+        new, end_calls, over, end_rules = end_inning(new, shooter, rest)
     calls.extend(end_calls)
-    new, frozen_calls = respot_frozen_free_game(new)
+    new, frozen_calls, frozen_rules = respot_frozen_free_game(new)
     calls.extend(frozen_calls)
     if new.phase is Phase.PLAY:
         calls.extend(turn_calls(new, starting=True))
@@ -392,6 +434,7 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
         next_shooter=new.shooter if new.phase is not Phase.OVER else None,
         game_over=new.result if new.phase is Phase.OVER else None,
         set_over=over,
+        rules=merge_rules(rules, end_rules, frozen_rules),
     )
     return new, verdict
 
@@ -406,15 +449,21 @@ def _respot(state: MatchState, action: Respot, now: int) -> tuple[MatchState, Ve
     contact = contact_of(state.balls, cue, table)
     if not contact.balls:
         raise IllegalAction(
-            "not_frozen", "Your ball touches no other ball; there is nothing to re-spot."
+            "not_frozen",
+            "Your ball touches no other ball; there is nothing to re-spot.",
+            "R-FROZEN-1",
         )
+    # R-FROZEN-1a, touching by R-FROZEN-5 (R-BALL-1); R-CLOCK-2: the clock starts again.
+    rules: tuple[str, ...] = ("R-FROZEN-1", "R-FROZEN-5", "R-BALL-1", "R-CLOCK-2")
     if state.options.discipline is Discipline.THREE_CUSHION:
         # R-FROZEN-4: only the touching balls, as for jumped balls (R-RESPOT-3C).
         respots = respot_3c(state.positions, table, cue, which=(cue, *contact.balls))
         spot_choice = False
+        rules += ("R-RESPOT-3C", "R-RESPOT-GEOM", "R-SPOT-1")
     else:
         respots = dict(zip(BALLS, break_position(table, cue), strict=True))
         spot_choice = True
+        rules += BREAK_SETUP
     balls = as_tuple({**state.positions, **respots})
     new = replace(
         state,
@@ -425,7 +474,12 @@ def _respot(state: MatchState, action: Respot, now: int) -> tuple[MatchState, Ve
         paused_ms=None,
     )
     call = Call("respot", "The balls are re-spotted (R-FROZEN-1).", "R-FROZEN-4")
-    return new, Verdict(respots=respots, next_shooter=state.shooter, calls=(call, *turn_calls(new)))
+    return new, Verdict(
+        respots=respots,
+        next_shooter=state.shooter,
+        calls=(call, *turn_calls(new)),
+        rules=rules,
+    )
 
 
 def _place(state: MatchState, action: Place, now: int) -> tuple[MatchState, Verdict]:
@@ -444,11 +498,12 @@ def _place(state: MatchState, action: Place, now: int) -> tuple[MatchState, Verd
     for i, a in enumerate(BALLS):
         for b in BALLS[i + 1 :]:
             if math.dist(positions[a], positions[b]) < 2 * table.ball_radius - 1e-9:
-                raise IllegalAction("bad_field", f"The {a} and the {b} would overlap.")
+                raise IllegalAction("bad_field", f"The {a} and the {b} would overlap.", "R-BALL-1")
     new = replace(
         state, balls=as_tuple(positions), spot_choice=False, break_shot=False, zone_counts=()
     )
-    return new, Verdict(next_shooter=state.shooter, calls=turn_calls(new))
+    # R-BALL-1: the balls' size decided that none overlap.
+    return new, Verdict(next_shooter=state.shooter, calls=turn_calls(new), rules=("R-BALL-1",))
 
 
 def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, Verdict]:
@@ -472,7 +527,11 @@ def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, 
     )
     new = settle(begin_set(fresh, breaker=breaker, now=now, first=True), now)
     call = Call("rematch", f"Rematch: seat {breaker} breaks with the white.", "R-LAG-7")
-    return new, Verdict(next_shooter=breaker, calls=(call, *turn_calls(new, starting=True)))
+    # R-END-5: a seat away gets a fresh grace.
+    rules = BREAK_SETUP if all(state.connected) else (*BREAK_SETUP, "R-END-5")
+    return new, Verdict(
+        next_shooter=breaker, calls=(call, *turn_calls(new, starting=True)), rules=rules
+    )
 
 
 def _matching_start(state: MatchState, result: ShotResult) -> Balls:

@@ -41,6 +41,8 @@ class StrokeJudgment:
     foul: Foul | None
     calls: tuple[Call, ...]
     zone_counts: tuple[tuple[str, int], ...]
+    # The RULES.md ids that decided this stroke (see ``Verdict.rules``).
+    rules: tuple[str, ...] = ()
 
 
 def push_foul(
@@ -105,6 +107,32 @@ def jumped_balls(result: ShotResult) -> list[BallName]:
     return gone + [b for b in BALLS if b not in gone and result.final.get(b, (0.0, 0.0)) is None]
 
 
+# The rule each discipline scores a carom by (RULES.md §5).
+SCORING_RULE: Final[Mapping[Discipline, str]] = {
+    Discipline.THREE_CUSHION: "R-DISC-3C",
+    Discipline.ONE_CUSHION: "R-DISC-1C",
+    Discipline.STRAIGHT_RAIL: "R-DISC-FREE",
+    Discipline.BALKLINE_47_2: "R-DISC-BALK",
+    Discipline.BALKLINE_47_1: "R-DISC-BALK",
+    Discipline.BALKLINE_71_2: "R-DISC-BALK",
+    Discipline.BALKLINE_71_1: "R-DISC-BALK",
+}
+
+
+def frozen_rules(contact: Contact, stroke: Stroke) -> tuple[str, ...]:
+    """The frozen-ball rules a stroke from ``contact`` is judged by: touching is R-FROZEN-5's
+    geometry on the balls' size (R-BALL-1); a touching ball is R-FROZEN-2's push test, or
+    R-FROZEN-1c's massé; a touching cushion is R-FROZEN-3's."""
+    rules: list[str] = []
+    if contact.balls:
+        rules += ["R-FROZEN-5", "R-BALL-1", "R-FROZEN-2"]
+        if stroke.elevation >= MASSE_ELEVATION:
+            rules.append("R-FROZEN-1")
+    if contact.cushions:
+        rules += ["R-FROZEN-5", "R-BALL-1", "R-FROZEN-3"]
+    return tuple(dict.fromkeys(rules))
+
+
 def required_cushions(discipline: Discipline) -> int:
     """R-DISC-3C: three cushions; R-DISC-1C: one; the others: none."""
     if discipline is Discipline.THREE_CUSHION:
@@ -134,12 +162,18 @@ def judge_stroke(
 ) -> StrokeJudgment:
     """Points, foul and the stroke's calls (R-CALL-1) for one stroke from ``balls``."""
     contact = contact_of(balls, cue, table)
-    foul = push_foul(stroke, cue, balls, contact, result, table) or off_table_foul(result)
+    rules = frozen_rules(contact, stroke)
+    foul = push_foul(stroke, cue, balls, contact, result, table)
+    if foul is None and (foul := off_table_foul(result)) is not None:
+        rules += ("R-OFF-1",)
     if foul is not None:
-        return StrokeJudgment(0, foul, (Call("foul", foul.text, foul.rule_id),), ())
+        calls = (Call("foul", foul.text, foul.rule_id),)
+        return StrokeJudgment(0, foul, calls, (), (*rules, foul.rule_id))
 
     contacts = object_ball_contacts(result.events, cue)
     # R-BREAK-2 → R-FOUL-BREAK: on the break the red must be the first ball contacted.
+    if break_shot and contacts:
+        rules += ("R-BREAK-2",)
     if break_shot and contacts and contacts[0][1] != "red":
         foul = Foul(
             "R-FOUL-BREAK",
@@ -147,7 +181,8 @@ def judge_stroke(
             f"The break must hit the red first; the {cue} hit "
             f"the {contacts[0][1]} first (R-BREAK-2).",
         )
-        return StrokeJudgment(0, foul, (Call("foul", foul.text, foul.rule_id),), ())
+        calls = (Call("foul", foul.text, foul.rule_id),)
+        return StrokeJudgment(0, foul, calls, (), (*rules, foul.rule_id))
 
     if len(contacts) < 2:
         text = (
@@ -155,8 +190,10 @@ def judge_stroke(
             if not contacts
             else (f"Miss: the cue ball touched only the {contacts[0][1]}.")
         )
-        return StrokeJudgment(0, None, (Call("miss", text, "R-PLAY-1"),), ())
+        return StrokeJudgment(0, None, (Call("miss", text, "R-PLAY-1"),), (), (*rules, "R-PLAY-1"))
 
+    # Both object balls were hit: the carom (R-PLAY-1) is judged by the discipline's rule.
+    rules += ("R-PLAY-1", SCORING_RULE[discipline])
     second_index = contacts[1][0]
     cushions = cushions_before(result.events, cue, second_index)
     need = required_cushions(discipline)
@@ -164,7 +201,7 @@ def judge_stroke(
         rule = "R-DISC-3C" if discipline is Discipline.THREE_CUSHION else "R-DISC-1C"
         made = NUMBER_WORDS[cushions] if cushions < len(NUMBER_WORDS) else f"{cushions} cushions"
         text = f"{made[0].upper()}{made[1:]}: not enough cushions before the second ball."
-        return StrokeJudgment(0, None, (Call("miss", text, rule),), ())
+        return StrokeJudgment(0, None, (Call("miss", text, rule),), (), rules)
 
     # R-DISC-FREE / R-DISC-BALK: the zones both object balls shared at the start.
     objects = [b for b in BALLS if b != cue]
@@ -173,6 +210,8 @@ def judge_stroke(
     strict = zone_rule_is_strict(discipline)
     new_counts: list[tuple[str, int]] = []
     checkpoints = _checkpoints(result)
+    if any(zone.on_line(a) or zone.on_line(b) for zone in inside):
+        rules += ("R-ZONE-LINE",)  # a ball on the zone's line counted inside
     for zone in inside:
         drove_out = any(
             left_zone(
@@ -188,13 +227,15 @@ def judge_stroke(
                 "zone",
                 f"Zone foul: the carom in {zone.name} had to drive an object ball out ({rule}).",
             )
-            return StrokeJudgment(0, foul, (Call("foul", foul.text, foul.rule_id),), ())
+            calls = (Call("foul", foul.text, foul.rule_id),)
+            return StrokeJudgment(0, foul, calls, (), (*rules, foul.rule_id))
         # A ball that left and came back re-arms the count (PT Art. 14.3, 20.2): no entry
         # means the next carom inside is the first one again.
         if not drove_out:
             new_counts.append((zone.name, zone_counts.get(zone.name, 0) + 1))
 
-    return StrokeJudgment(1, None, (Call("good", "Good.", "R-PLAY-1"),), tuple(new_counts))
+    calls = (Call("good", "Good.", "R-PLAY-1"),)
+    return StrokeJudgment(1, None, calls, tuple(new_counts), rules)
 
 
 def _checkpoints(result: ShotResult) -> dict[BallName, list[tuple[float, float] | None]]:
