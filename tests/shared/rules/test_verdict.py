@@ -132,7 +132,7 @@ def test_a_real_balkline_second_carom_names_the_zone_rules() -> None:
     stroke, result = situation("balk", Stroke(268.0, 1.48, tip_x=-0.2, tip_y=-0.2))
     s1, v1 = play(s, stroke, result)
     assert v1.points == 1 and "R-DISC-BALK" in v1.rules and "R-FOUL-ZONE" not in v1.rules
-    stroke2, result2 = situation("balk", Stroke(26.1, 1.21, tip_x=0.1, tip_y=0.1), s1.positions)
+    stroke2, result2 = situation("balk", Stroke(193.0, 0.61, tip_x=0.3, tip_y=0.3), s1.positions)
     _, v2 = play(s1, stroke2, result2)
     assert v2.foul is not None and {"R-DISC-BALK", "R-FOUL-ZONE"} <= set(v2.rules)
 
