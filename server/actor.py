@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
+from server.events import EventBus
 from server.record import RoomRecord
 from server.redact import redacted
 from server.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
@@ -92,8 +93,10 @@ class RoomActor:
         membership: Callable[[ConnId, RoomActor | None], None],
         metrics: Metrics,
         on_close: Callable[[RoomActor], None],
+        events: EventBus,
     ) -> None:
         self.room = room
+        self.events = events
         self.store = store
         self.physics = physics
         self.deliver = deliver
@@ -208,7 +211,7 @@ class RoomActor:
             # a stroke, see Store's docstring), so every room waits that long too, by design.
             t0 = time.perf_counter()
             if fx.strokes and room.match_id is None:
-                room.begin_match(fx)  # a row from before match ids were drawn by the room
+                room.begin_match(fx, now)  # a row from before match ids were drawn by the room
             blobs = [
                 (
                     e.kind,
@@ -254,6 +257,9 @@ class RoomActor:
                 self.deliver((conn,), encode(room.snapshot(room.seat_of(conn), now=now)), False)
         for job in fx.jobs:
             self._submit(job)
+        # Durable and sent: now the rest of the server may react (server/events.py).
+        for event in fx.events:
+            self.events.publish(event)
         return True
 
     def _save_failed(

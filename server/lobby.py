@@ -43,6 +43,7 @@ from server.actor import (
 )
 from server.config import ServerConfig
 from server.credentials import check_password, hash_password, new_token, token_hash
+from server.events import EventBus
 from server.hashing import Busy, HashPool
 from server.limits import Attempts
 from server.lobby_core import (
@@ -146,6 +147,7 @@ class GameServer:
         self.replays = replays.ReplayCache(config.replay_cache_bytes)
         self._replay_builders = asyncio.Semaphore(2)  # replays built at once, in threads
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
+        self.events = EventBus()  # what happened in the rooms, once durable (server/events.py)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
         # Wrong room passwords counted over every node of a cluster, by identity and address
         # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
@@ -385,6 +387,7 @@ class GameServer:
             self._membership,
             self.metrics,
             self._room_closed,
+            self.events,
         )
         self.rooms[room.room_id] = actor
         self.lobby.room_opened(room.room_id, room.creator, conn)

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, TypeVar, cast
 
+from server import events as ev
 from server.names import looks_alike
 from server.record import RoomRecord, RoomSettings
 from shared import rules
@@ -140,6 +141,8 @@ class Effects:
     save: bool = False  # seats or state changed: save the room row
     attach: list[ConnId] = field(default_factory=list)  # connections now in this room
     detach: list[ConnId] = field(default_factory=list)  # connections no longer in it
+    # What happened, for the server's event bus (published once the effects are durable).
+    events: list[ev.DomainEvent] = field(default_factory=list)
 
     def to(self, conns: tuple[ConnId, ...] | list[ConnId], msg: ServerMessage) -> None:
         if conns:
@@ -313,11 +316,14 @@ class Room:
                 room.state, _ = rules.apply(room.state, rules.Disconnected(i), now)
         return room
 
-    def begin_match(self, fx: Effects) -> None:
+    def begin_match(self, fx: Effects, now: int) -> None:
         """A new match: the room draws its (random) id now, so every message built from here
         on carries it, and ``fx`` asks for its row to be written with the input's effects."""
         self.match_id = self._match_ids()
         fx.new_match = True
+        players = tuple(s.player_id for s in self.seats if s is not None)
+        discipline = self.options.discipline.value
+        fx.events.append(ev.MatchStarted(self.room_id, self.match_id, discipline, players, now))
 
     def match_players(self) -> list[dict[str, str]]:
         """The players of the match row, by seat."""
@@ -441,7 +447,7 @@ class Room:
         fx.to([who.conn], tc.Joined(room_id=self.room_id, seat=seat, seat_token=token, re=msg.id))
         self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
         if all(self.seats[i] is not None for i in range(self.seat_count)):
-            self.begin_match(fx)
+            self.begin_match(fx, now)
             self._act(fx, rules.Start(), now)
             fx.snapshot_all = True  # the match begins: everyone gets the whole picture
         else:
@@ -741,7 +747,7 @@ class Room:
             msg = self._broadcast(fx, msg)
             self.last_motion = msg
             fx.strokes.append(StrokeLog("lag", None, t0, msg.to_wire(), msg))
-            self._announce(fx, verdict)
+            self._announce(fx, verdict, now)
             return fx
         assert job.seat is not None
         cue = next(iter(job.strokes.values()))
@@ -768,16 +774,17 @@ class Room:
         played = self._broadcast(fx, played)  # first, so the kept message carries its seq
         self.last_motion = played
         fx.strokes.append(StrokeLog("stroke", job.seat, t0, played.to_wire(), played))
+        fx.events.append(ev.StrokePlayed(self.room_id, self.match_id, job.seat, verdict.points, t0))
         # A `turn` after every stroke, even when shooter, phase and deadline are unchanged
         # (a practice room has no clock): clients wait for it before the next stroke.
-        self._announce(fx, verdict, force_turn=True)
+        self._announce(fx, verdict, now, force_turn=True)
         return fx
 
     def _rematch(self, fx: Effects, seat: int, now: int) -> None:
         before = self.state.phase
         self._act(fx, rules.Rematch(seat), now)
         if before is Phase.OVER and self.state.phase is not Phase.OVER:
-            self.begin_match(fx)
+            self.begin_match(fx, now)
             fx.snapshot_all = True
 
     # The referee --------------------------------------------------------------------------
@@ -817,10 +824,10 @@ class Room:
             fx.snapshot_all = True
             force_turn = True
         if announce:
-            self._announce(fx, verdict, force_turn=force_turn)
+            self._announce(fx, verdict, now, force_turn=force_turn)
         return verdict
 
-    def _announce(self, fx: Effects, verdict: Verdict, force_turn: bool = False) -> None:
+    def _announce(self, fx: Effects, verdict: Verdict, now: int, force_turn: bool = False) -> None:
         for call in verdict.calls:
             self._broadcast(fx, tc.Call(seq=0, code=call.code, text=call.text))
         state = self.state
@@ -855,6 +862,17 @@ class Room:
                 ),
             )
             fx.finished = (go.winner, go.reason.value, sheet.to_wire())
+            fx.events.append(
+                ev.MatchFinished(
+                    self.room_id,
+                    self.match_id,
+                    self.options.discipline.value,
+                    tuple(s.player_id for s in self.seats if s is not None),
+                    go.winner,
+                    go.reason.value,
+                    now,
+                )
+            )
 
     def _broadcast(self, fx: Effects, msg: M) -> M:
         """``msg`` with the room's next seq, sent to everyone in the room; returns it as sent."""

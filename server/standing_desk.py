@@ -28,6 +28,7 @@ from server.accounts import (
 )
 from server.actor import Enter, now_ms, room_record
 from server.credentials import check_password, hash_password, new_token, token_hash
+from server.events import DomainEvent, MatchFinished
 from server.hashing import Busy
 from server.limits import Attempts, LocalAttempts
 from server.matchmaking import Matchmaker, Ticket, TicketQueue
@@ -76,6 +77,7 @@ class StandingDesk:
         )
         self.by_conn = AttemptLimiter(config.conn_attempts, int(config.conn_window_s * 1000))
         self._task: asyncio.Task[None] | None = None
+        server.events.subscribe(self._match_finished, MatchFinished)
         # For GET /metrics (metrics_text): what an operator watches of accounts and the queue.
         self.counts: Counter[str] = Counter()
 
@@ -334,9 +336,6 @@ class StandingDesk:
         while True:
             await asyncio.sleep(self.config.pair_every_s)
             try:
-                store = self.server.store
-                if store is not None:
-                    self.deliver_changes(store.standings.take_changes())
                 await self.pair_now()
             except Exception:
                 log.exception("quick match pairing failed")
@@ -390,6 +389,13 @@ class StandingDesk:
                 Enter(client.member(), ts.Join(room_id=room.room_id), token, token_hash(token))
             )
         return room.room_id
+
+    def _match_finished(self, event: DomainEvent) -> None:
+        """A result is committed, with its rating changes in the same transaction
+        (Store.finish_match): tell each rated player theirs at once."""
+        store = self.server.store
+        if store is not None:
+            self.deliver_changes(store.standings.take_changes())
 
     def deliver_changes(self, changes: list[Change]) -> None:
         """Tell each rated player their own change (after the result is committed)."""

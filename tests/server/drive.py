@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from server.events import DomainEvent
 from server.room import ConnId, Effects, Member, Room, settings_from_wire
 from server.simulation import run_job
 from shared.protocol import to_client as tc
@@ -35,6 +36,7 @@ class Drive:
     strokes: list[str] = field(default_factory=list)  # kinds of the stroke log, as persisted
     people: dict[str, Member] = field(default_factory=dict)  # by name
     players: list[Member] = field(default_factory=list)  # seated, in seat order
+    events: list[DomainEvent] = field(default_factory=list)  # what the actor would publish
     tokens: dict[str, str] = field(default_factory=dict)  # player id -> seat token
     _conns: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
@@ -134,6 +136,7 @@ class Drive:
     def _apply(self, fx: Effects) -> None:
         room = self.room
         self.strokes.extend(s.kind for s in fx.strokes)
+        self.events.extend(fx.events)
         for conns, msg in fx.sends:
             for conn in conns:
                 self.inbox[conn].append(msg)
