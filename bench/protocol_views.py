@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import msgpack
 
 from server.room import _events, result_view
-from shared import rules
+from shared import rules, wireviews
 from shared.physics import encode_trajectory, simulate
 from shared.physics.trajectory import event_wire
 from shared.physics.types import Stroke
@@ -52,7 +52,7 @@ def run() -> Iterator[str]:
             trajectory=pv.Trajectory(paths=traj),  # type: ignore[arg-type]
             events=_events(events),  # type: ignore[arg-type]
             result=result_view(verdict),
-            match=rules.match_view(state),
+            match=wireviews.match_view(state),
         )
         return encode(msg)
 
@@ -82,6 +82,6 @@ def run() -> Iterator[str]:
         yield f"{name}: typed {t * 1e6:.0f} us, msgpack alone {b * 1e6:.0f} us ({t / b:.1f}x)"
     started = time.perf_counter()
     for _ in range(REPEAT):
-        rules.match_view(state).to_wire()
+        wireviews.match_view(state).to_wire()
     per = (time.perf_counter() - started) / REPEAT
     yield f"match_view(state).to_wire(): {per * 1e6:.0f} us"

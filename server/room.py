@@ -27,7 +27,7 @@ from typing import Any, Literal, TypeVar, cast
 from server import events as ev
 from server.names import looks_alike
 from server.record import RoomRecord, RoomSettings
-from shared import rules
+from shared import rules, wireviews
 from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue
 from shared.protocol import ErrorCode, error
@@ -179,7 +179,7 @@ def result_view(verdict: Verdict) -> pv.StrokeResult:
         ),
         respots={b: (p[0], p[1]) for b, p in verdict.respots.items()},
         next_shooter=verdict.next_shooter,
-        game_over=rules.result_view(verdict.game_over),
+        game_over=wireviews.result_view(verdict.game_over),
     )
 
 
@@ -388,7 +388,7 @@ class Room:
             phase=s.phase,
             private=s.private,
             practice=s.practice,
-            options=rules.room_options(self.options),
+            options=wireviews.room_options(self.options),
             seats=tuple(
                 None
                 if s is None
@@ -411,7 +411,7 @@ class Room:
         return tc.Snapshot(
             seq=self.seq,
             room=self.room_view(),
-            match=rules.match_view(self.state),
+            match=wireviews.match_view(self.state),
             seat=seat,
             in_motion=moving,
             re=re,
@@ -608,7 +608,7 @@ class Room:
                         seat,
                         now,
                         pv.Placed(
-                            balls=dict(msg.balls), match=rules.match_view(self.state)
+                            balls=dict(msg.balls), match=wireviews.match_view(self.state)
                         ).to_wire(),
                     )
                 )
@@ -740,7 +740,7 @@ class Room:
                 rest_ms=rest,
                 strokes=strokes,
                 events=out.events,
-                match=rules.match_view(self.state),
+                match=wireviews.match_view(self.state),
             )
             # Broadcast first: the snapshot's in_motion and the replay keep the message exactly
             # as it was broadcast, seq included (a client compares it with what it has seen).
@@ -769,7 +769,7 @@ class Room:
             trajectory=pv.Trajectory(paths=out.trajectory),
             events=out.events,
             result=result_view(verdict),
-            match=rules.match_view(self.state),
+            match=wireviews.match_view(self.state),
         )
         played = self._broadcast(fx, played)  # first, so the kept message carries its seq
         self.last_motion = played
@@ -814,7 +814,7 @@ class Room:
                     before.shooter,
                     now,
                     pv.ClockFoul(
-                        result=result_view(verdict), match=rules.match_view(self.state)
+                        result=result_view(verdict), match=wireviews.match_view(self.state)
                     ).to_wire(),
                 )
             )
@@ -849,7 +849,7 @@ class Room:
                 ),
             )
         if verdict.game_over is not None:
-            sheet = rules.scoresheet(state).view()
+            sheet = wireviews.sheet_view(rules.scoresheet(state))
             go = verdict.game_over
             self._broadcast(
                 fx,

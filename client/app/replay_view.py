@@ -17,7 +17,7 @@ import arcade
 from client.app import hud, render
 from client.app.model import GameModel
 from client.app.table_view import TableScene
-from shared import rules
+from shared import rules, wireviews
 from shared.protocol import to_client as tc
 from shared.protocol.views import MatchView, RoomView, SentOptions
 
@@ -66,7 +66,7 @@ def replay_room(replay: tc.Replay) -> RoomView:
         phase="over",
         private=False,
         practice=opts.practice,
-        options=rules.room_options(opts),
+        options=wireviews.room_options(opts),
         seats=(None,) * len(players),
         match_id=replay.match_id,
     )
@@ -96,7 +96,7 @@ class ReplayView(arcade.View):
         room = replay_room(replay)
         self.model.room = room
         self.model.state.room_id = room.room_id
-        self._fresh = rules.match_view(rules.new_match(match_options(replay.room.options), 0))
+        self._fresh = wireviews.match_view(rules.new_match(match_options(replay.room.options), 0))
         self.scene = TableScene()
         self.index = -1  # nothing played yet
         self.pending: int | None = None  # the stroke whose result shows when its balls rest

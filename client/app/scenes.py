@@ -1,7 +1,7 @@
 """Hand-made game states for screenshots, tests, the docs image and the frame benchmark.
 
 Each scene is a ``GameModel`` on a frozen clock, fed the server's own messages: every ``match``
-is ``shared.rules.match_view`` of a real referee state (``MatchState``), every room, result and
+is ``shared.wireviews.match_view`` of a real referee state (``MatchState``), every room, result and
 scoresheet a typed ``shared.protocol`` view, sent through their wire form as the server sends
 them (a ``snapshot`` then, for the animated scene, a ``stroke_played``). Nothing here is a
 hand-written wire map. The stroke here is
@@ -20,7 +20,7 @@ import msgpack
 
 from client.app.model import GameModel
 from client.session import Link
-from shared import rules
+from shared import rules, wireviews
 from shared.physics import encode_trajectory
 from shared.physics.types import Segment, Stroke
 from shared.protocol import codec
@@ -77,7 +77,7 @@ def room_view(
         phase="play",
         private=False,
         practice=practice,
-        options=rules.room_options(opts),
+        options=wireviews.room_options(opts),
         seats=tuple(
             pv.SeatView(player_id=f"p{i}", name=n, connected=True, left=False)
             for i, n in enumerate(names)
@@ -125,7 +125,7 @@ def match_state(
 
 
 def match_at(balls: dict[BallName, tuple[float, float]], **kw: Any) -> pv.MatchView:
-    return rules.match_view(match_state(balls, **kw))
+    return wireviews.match_view(match_state(balls, **kw))
 
 
 def snapshot(room: pv.RoomView, match: pv.MatchView, seat: int | None, **kw: Any) -> tc.Snapshot:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from shared import rules
+from shared import rules, wireviews
 from shared.protocol.views import MatchView, RoomView
 from shared.rules import MatchOptions, MatchState, Phase
 from shared.table import BALLS, BallName, Point
@@ -99,4 +99,4 @@ def problem_from(room: RoomView, match: MatchView, seat: int) -> Problem | None:
     """Our stroke to choose, or None when it is not our turn to play."""
     if match.phase != "play" or match.shooter != seat:
         return None
-    return Problem(rules.state_from_view(match, rules.options_from_view(room.options)))
+    return Problem(wireviews.state_from_view(match, wireviews.options_from_view(room.options)))

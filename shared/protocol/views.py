@@ -3,7 +3,7 @@
 Each is a frozen :class:`~shared.protocol.typed.View` with ``to_wire`` / ``from_wire``; the wire
 form is exactly the v1 map docs/protocol.md describes field by field (same keys, same shapes), so
 clients and bots already deployed keep working. The server builds them from the referee's state
-(``shared.rules.match_view``), clients decode each message once and read attributes.
+(``shared.wireviews.match_view``), clients decode each message once and read attributes.
 
 Strings that name something a newer server may extend (phases, reasons, call codes) are checked
 as strings only: an older client must not reject a newer server's frame for a word it does not
@@ -28,6 +28,7 @@ from shared.protocol.fields import (
     check_str,
 )
 from shared.protocol.typed import View, Wire, build, decode_value
+from shared.seats import ball_of
 
 if TYPE_CHECKING:
     from shared.physics.types import Segment
@@ -40,15 +41,6 @@ SPOTS: Final = ("left", "right")
 
 Point2 = tuple[float, float]
 Seat = int
-
-
-def ball_of(white_seat: int | None, seat: int) -> str:
-    """R-LAG-7 / R-PLAY-3, written once: the match breaker (``white_seat``) plays white, the
-    other player yellow; before the break choice seat 0 counts as white (R-LAG-1: the lag balls,
-    and practice). The referee's ``MatchState.ball_of``, ``MatchView.ball_of`` and every client
-    ask this."""
-    white = 0 if white_seat is None else white_seat
-    return "white" if seat == white else "yellow"
 
 
 def _balls(name: str, balls: Mapping[str, object]) -> None:
@@ -333,7 +325,7 @@ class ZoneView(View):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchView(View):
-    """``match``: the referee's state as every client sees it (``shared.rules.match_view``)."""
+    """``match``: the referee's state as every client sees it (``shared.wireviews.match_view``)."""
 
     phase: str
     discipline: str

@@ -37,19 +37,9 @@ from shared.rules.referee import (
     outcome,
     stroke_start,
 )
+from shared.rules.sheet import Line, Scoresheet, SetSheet, scoresheet
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import Call, Foul, GameOver, IllegalAction, Termination, Verdict
-from shared.rules.views import (
-    Line,
-    Scoresheet,
-    SetSheet,
-    match_view,
-    options_from_view,
-    result_view,
-    room_options,
-    scoresheet,
-    state_from_view,
-)
 
 __all__ = [
     "DEFAULT_DISTANCE",
@@ -88,17 +78,12 @@ __all__ = [
     "judge",
     "lag_balls",
     "lag_strokes",
-    "match_view",
     "new_match",
     "next_deadline",
     "options_as_sent",
-    "options_from_view",
     "outcome",
-    "result_view",
-    "room_options",
     "scoresheet",
     "state_from_dict",
-    "state_from_view",
     "state_to_dict",
     "stroke_start",
 ]

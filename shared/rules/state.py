@@ -18,9 +18,9 @@ from enum import StrEnum
 from typing import cast
 
 from shared.physics.types import Stroke
-from shared.protocol.views import ball_of
 from shared.rules.options import MatchOptions
 from shared.rules.verdict import GameOver, Seat
+from shared.seats import ball_of
 from shared.table import BALLS, BallName, Point
 
 

@@ -53,7 +53,9 @@ async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     m = await reach_mid_match(first.url, shot_clock_s=30, used_s=10)
     before = await m.snapshot()
     left_before = clock_left_ms(before)  # what the shooter had when the server went down
-    assert 17_000 < left_before < 21_000, left_before  # a clock partly used, not a fresh one
+    assert 5_000 < left_before < 21_000, (
+        left_before
+    )  # partly used, not a fresh 30 s
 
     assert await asyncio.to_thread(first.stop) == 0  # a real SIGTERM to the process: a drain
     await asyncio.sleep(DOWN_S)
@@ -88,7 +90,7 @@ async def test_a_kill_and_restart_keeps_the_shot_clock_used_and_the_whole_match(
     m = await reach_mid_match(first.url, shot_clock_s=30, used_s=10)
     before = await m.snapshot()
     left_before = clock_left_ms(before)
-    assert 17_000 < left_before < 21_000, left_before
+    assert 5_000 < left_before < 21_000, left_before  # partly used, not a fresh 30 s
     first.kill()  # crash: no drain; the room's last full write was a stroke seconds ago
     await asyncio.sleep(DOWN_S)
     second = ServerProcess(db, workers=0)

@@ -18,7 +18,7 @@ from server.config import ServerConfig
 from server.lobby import GameServer
 from server.replays import ReplayCache, with_re
 from server.store import RoomRecord, Store
-from shared import rules
+from shared import rules, wireviews
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -27,7 +27,7 @@ from tests.server.wire import Wire
 
 STROKES = 400
 STATE, _ = rules.apply(rules.new_match(rules.MatchOptions(), 0), rules.Start(), 0)
-SHEET = rules.scoresheet(STATE).view()
+SHEET = wireviews.sheet_view(rules.scoresheet(STATE))
 
 
 def _played(n: int) -> tc.StrokePlayed:
@@ -43,7 +43,7 @@ def _played(n: int) -> tc.StrokePlayed:
         result=pv.StrokeResult(
             points=0, foul=None, calls=(), respots={}, next_shooter=0, game_over=None
         ),
-        match=rules.match_view(STATE),
+        match=wireviews.match_view(STATE),
     )
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from server.room import Member, Room, options_from_wire, settings_from_wire
 from server.simulation import run_job
-from shared import rules
+from shared import rules, wireviews
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
@@ -54,7 +54,7 @@ def test_create_room_sends_the_corner_zone_leg_to_the_referee() -> None:
     msg = ts.CreateRoom(discipline="straight_rail", table="club_230", corner_zone_leg=0.4)
     opts = options_from_wire(msg)
     assert opts.zone_leg == 0.4
-    zones = rules.match_view(rules.new_match(opts, 0))
+    zones = wireviews.match_view(rules.new_match(opts, 0))
     assert zones.phase == "waiting"
     with pytest.raises(ValueError, match="corner_zone_leg"):
         options_from_wire(replace(msg, corner_zone_leg=0.7))  # more than half the width

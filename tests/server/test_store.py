@@ -17,7 +17,7 @@ from server.process import ServerProcess
 from server.room import settings_from_wire
 from server.store import SCHEMA_VERSION, Store
 from server.store_api import open_store
-from shared import rules
+from shared import rules, wireviews
 from shared.physics import Stroke, simulate, simulate_lag
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -63,7 +63,7 @@ def _reference(
         result = simulate(table, rules.stroke_start(state), rules.cue_ball(state), cue)
         state, _ = rules.apply(state, rules.PlayStroke(seat, cue, result), t)
         t = state.resting_at_ms
-    return rules.scoresheet(state).view()
+    return wireviews.sheet_view(rules.scoresheet(state))
 
 
 async def _wait_rest(rest_ms: int) -> None:

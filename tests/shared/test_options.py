@@ -15,7 +15,7 @@ from shared.protocol import to_server as ts
 from shared.protocol.errors import BadField
 from shared.protocol.views import RoomOptions, SentOptions
 from shared.rules import MatchOptions
-from shared.rules.views import options_from_view, room_options
+from shared.wireviews import options_from_view, room_options
 
 ROOT = Path(__file__).resolve().parents[2]
 WIRE_NAMES = {o.name for o in WIRE_OPTIONS}

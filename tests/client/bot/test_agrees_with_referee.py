@@ -17,9 +17,10 @@ from shared.physics import simulate
 from shared.physics.types import Stroke
 from shared.protocol import to_server as ts
 from shared.protocol.views import MatchView, RoomView
-from shared.rules import Discipline, MatchOptions, PlayStroke, apply, match_view
+from shared.rules import Discipline, MatchOptions, PlayStroke, apply
 from shared.rules.zones import zones_for
 from shared.table import TABLES
+from shared.wireviews import match_view
 
 
 def _wire(obj: object) -> object:

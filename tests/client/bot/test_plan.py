@@ -11,9 +11,10 @@ from client.bot.plan import Judge, plan_lag, plan_stroke, simulate
 from client.bot.problem import LagProblem, Problem, problem_from
 from server.room import Room, settings_from_wire
 from shared.protocol import to_server as ts
-from shared.rules import Discipline, MatchOptions, Phase, Start, apply, match_view, new_match
+from shared.rules import Discipline, MatchOptions, Phase, Start, apply, new_match
 from shared.rules.placement import break_position, lag_position
 from shared.table import MATCH
+from shared.wireviews import match_view
 
 # A budget far above what the simulation cap needs: the search is then deterministic.
 BUDGET_S = 60.0

@@ -10,11 +10,12 @@ from typing import Any
 import msgpack
 import pytest
 
-from shared import physics
+from shared import physics, wireviews
 from shared.protocol import BadField, decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import views as pv
-from shared.rules import match_view, scoresheet
+from shared.rules import scoresheet
+from shared.wireviews import match_view
 from tests.shared.protocol.golden_states import golden_states
 
 # Captured from the untyped builders (dict-returning match_view / Scoresheet.to_dict) over the
@@ -38,7 +39,7 @@ def test_the_golden_matches_pass_through_every_phase() -> None:
 def test_match_and_scoresheet_wire_forms_are_exactly_v1(key: str, state: Any) -> None:
     view = match_view(state)
     assert _wire(view.to_wire()) == V1[key]["match"]
-    assert _wire(scoresheet(state).view().to_wire()) == V1[key]["scoresheet"]
+    assert _wire(wireviews.sheet_view(scoresheet(state)).to_wire()) == V1[key]["scoresheet"]
     # and back: a client decodes the very same view
     assert pv.MatchView.from_wire(_wire(view.to_wire()), "match") == view
 
@@ -46,7 +47,11 @@ def test_match_and_scoresheet_wire_forms_are_exactly_v1(key: str, state: Any) ->
 def test_a_decode_error_names_the_field_path() -> None:
     state = STATES[-1][1]
     played = tc.GameOver(
-        seq=1, winner=0, reason="distance", scoresheet=scoresheet(state).view(), match_id=3
+        seq=1,
+        winner=0,
+        reason="distance",
+        scoresheet=wireviews.sheet_view(scoresheet(state)),
+        match_id=3,
     )
     wire = msgpack.unpackb(encode(played), raw=False)
     wire["scoresheet"]["match"][1]["points"] = "many"

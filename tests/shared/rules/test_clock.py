@@ -21,11 +21,11 @@ from shared.rules import (
     Tick,
     TimeOut,
     apply,
-    match_view,
     new_match,
     next_deadline,
     stroke_start,
 )
+from shared.wireviews import match_view
 from tests.shared.rules.conftest import (
     MISS,
     POINT_3C,

@@ -36,7 +36,7 @@ from shared.rules import (
 from shared.rules.actions import Action
 from shared.rules.options import Discipline
 from shared.rules.placement import respot_3c
-from shared.rules.views import average
+from shared.rules.sheet import average
 from shared.table import BALLS, MATCH, TOUCH_TOLERANCE
 from tests.shared.rules.builders import STROKE, make_result
 from tests.shared.rules.conftest import to_play

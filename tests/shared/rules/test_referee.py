@@ -26,13 +26,13 @@ from shared.rules import (
     Tick,
     apply,
     cue_ball,
-    match_view,
     new_match,
     next_deadline,
     scoresheet,
     state_to_dict,
 )
 from shared.table import MATCH
+from shared.wireviews import match_view
 from tests.shared.rules.builders import STROKE, make_result
 from tests.shared.rules.conftest import (
     MISS,

@@ -1,98 +1,46 @@
-"""Read-only views of a match: the scoresheet (R-PLAY-2) and the protocol's ``match`` object.
+"""The one adapter from rules values to wire views: the referee's match, scoresheet, results and
+options as the protocol's typed views (``shared.protocol.views``), and back where a client or a
+bot needs a real referee state from what it was sent.
 
-The referee builds the protocol's typed views itself (``shared.protocol.views``): the protocol
-imports nothing of the rules, so the dependency runs one way, and both stay pure
-(tests/test_import_guard.py).
+The rules and the physics import nothing of the protocol, and the protocol nothing of the rules;
+this module is where the two meet (tests/test_import_guard.py keeps it so).
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
 
 from shared.protocol import views as pv
 from shared.rules.options import Discipline, MatchOptions
 from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
+from shared.rules.sheet import Line, Scoresheet, average, scoresheet
 from shared.rules.state import MatchState, Phase, SetRecord
-from shared.rules.verdict import GameOver, Seat
+from shared.rules.verdict import GameOver
 from shared.rules.zones import shared_zones, zones_for
 from shared.table import BALLS
 
 
-def average(points: int, innings: int) -> float:
-    """R-PLAY-2: general average = points ÷ innings (0 before the first inning)."""
-    return points / innings if innings else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One player's line on a scoresheet."""
-
-    points: int
-    innings: int
-    average: float
-    high_run: int
-
-
-@dataclass(frozen=True, slots=True)
-class SetSheet:
-    number: int  # 1-based
-    breaker: Seat
-    lines: tuple[Line, Line]
-    result: GameOver | None
-
-
-@dataclass(frozen=True, slots=True)
-class Scoresheet:
-    sets: tuple[SetSheet, ...]
-    match: tuple[Line, Line]  # totals over the sets: general average, best high run
-    sets_won: tuple[int, int]
-    result: GameOver | None
-
-    def view(self) -> pv.Scoresheet:
-        """The protocol's ``scoresheet``."""
-        return pv.Scoresheet(
-            sets=tuple(
-                pv.SheetSet(
-                    number=s.number,
-                    breaker=s.breaker,
-                    lines=(_line_view(s.lines[0]), _line_view(s.lines[1])),
-                    result=result_view(s.result),
-                )
-                for s in self.sets
-            ),
-            match=(_line_view(self.match[0]), _line_view(self.match[1])),
-            sets_won=self.sets_won,
-            result=result_view(self.result),
-        )
-
-
-def _line(rec: SetRecord, seat: Seat) -> Line:
-    return Line(
-        rec.points[seat],
-        rec.innings[seat],
-        average(rec.points[seat], rec.innings[seat]),
-        rec.high_run[seat],
+def sheet_view(sheet: Scoresheet) -> pv.Scoresheet:
+    """The protocol's ``scoresheet``."""
+    return pv.Scoresheet(
+        sets=tuple(
+            pv.SheetSet(
+                number=s.number,
+                breaker=s.breaker,
+                lines=(_line_view(s.lines[0]), _line_view(s.lines[1])),
+                result=result_view(s.result),
+            )
+            for s in sheet.sets
+        ),
+        match=(_line_view(sheet.match[0]), _line_view(sheet.match[1])),
+        sets_won=sheet.sets_won,
+        result=result_view(sheet.result),
     )
 
 
-def scoresheet(state: MatchState) -> Scoresheet:
-    sheets = tuple(
-        SetSheet(i + 1, rec.breaker, (_line(rec, 0), _line(rec, 1)), rec.result)
-        for i, rec in enumerate(state.sets)
-    )
-    totals = []
-    for seat in (0, 1):
-        points = sum(r.points[seat] for r in state.sets)
-        innings = sum(r.innings[seat] for r in state.sets)
-        high = max(r.high_run[seat] for r in state.sets)
-        totals.append(Line(points, innings, average(points, innings), high))
-    won = [0, 0]
-    for rec in state.sets:
-        if rec.result is not None and rec.result.winner is not None:
-            won[rec.result.winner] += 1
-    return Scoresheet(sheets, (totals[0], totals[1]), (won[0], won[1]), state.result)
+def match_sheet_view(state: MatchState) -> pv.Scoresheet:
+    """The scoresheet of ``state`` as the protocol's view."""
+    return sheet_view(scoresheet(state))
 
 
 def _line_view(line: Line) -> pv.SheetLine:

@@ -6,7 +6,9 @@ import json
 
 import msgpack
 
-from shared.rules import MatchOptions, match_view, scoresheet
+from shared import wireviews
+from shared.rules import MatchOptions, scoresheet
+from shared.wireviews import match_view
 from tests.shared.rules.conftest import play, to_play
 
 POINT = ["top", "red", "left", "bottom", "yellow"]
@@ -24,7 +26,7 @@ def test_R_PLAY_2_scoresheet_points_innings_average_high_run() -> None:
     assert (b.points, b.innings, b.high_run) == (2, 2, 1)
     assert a.average == 1.5 and b.average == 1.0
     assert sheet.match == sheet.sets[0].lines
-    d = sheet.view().to_wire()
+    d = wireviews.sheet_view(sheet).to_wire()
     assert d["match"][0] == {"points": 3, "innings": 2, "average": 1.5, "high_run": 3}
 
 
