@@ -53,9 +53,7 @@ async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     m = await reach_mid_match(first.url, shot_clock_s=30, used_s=10)
     before = await m.snapshot()
     left_before = clock_left_ms(before)  # what the shooter had when the server went down
-    assert 5_000 < left_before < 21_000, (
-        left_before
-    )  # partly used, not a fresh 30 s
+    assert 5_000 < left_before < 21_000, left_before  # partly used, not a fresh 30 s
 
     assert await asyncio.to_thread(first.stop) == 0  # a real SIGTERM to the process: a drain
     await asyncio.sleep(DOWN_S)
