@@ -249,9 +249,6 @@ class GameModel:
         return self.now_local_ms() + self.clock_offset_ms
 
     # derived views of the tracked state -------------------------------------------------------
-    @property
-    def in_room(self) -> bool:
-        return self.room is not None or self.state.room_id is not None
 
     @property
     def practice(self) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 from typing import Any, Final
 
 from shared.protocol.errors import BadField
@@ -117,13 +117,6 @@ def check_choice(name: str, value: object, choices: Collection[str]) -> str:
 
 def check_opt_seat(name: str, value: object) -> int | None:
     return check_opt_int(name, value, 0, 1)
-
-
-def check_map(name: str, value: object) -> dict[str, Any]:
-    """A map with string keys (nested payloads: ``match``, ``room``, ``result`` …)."""
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
-        raise BadField(f"{name} must be a map with string keys, got {_name(value)}", field=name)
-    return dict(value)
 
 
 def check_list(name: str, value: object, max_len: int = 1_000_000) -> list[Any]:

@@ -48,11 +48,6 @@ def _balls(name: str, balls: Mapping[str, object]) -> None:
         check_choice(f"{name} key", ball, BALL_NAMES)
 
 
-def _seat_pair(name: str, pair: tuple[object, ...]) -> None:
-    if len(pair) != 2:
-        raise BadField(f"{name} must have one entry per seat, got {len(pair)}", field=name)
-
-
 # The stroke ------------------------------------------------------------------------------------
 
 
@@ -463,10 +458,6 @@ class RoomView(View):
     def _validate(self) -> None:
         check_str("room_id", self.room_id, 32, 1)
         check_int("spectators", self.spectators, 0)
-
-    def seat_name(self, seat: int) -> str | None:
-        holder = self.seats[seat] if 0 <= seat < len(self.seats) else None
-        return None if holder is None else holder.name
 
 
 # Finished matches, replays, ratings ---------------------------------------------------------------

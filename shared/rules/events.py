@@ -41,10 +41,6 @@ def before(index: int | None) -> EventFilter:
     return lambda i, _e: index is None or i < index
 
 
-def until_time(t: float) -> EventFilter:
-    return lambda _i, e: e.t <= t
-
-
 def first(found: Iterable[tuple[int, Event]]) -> tuple[int, Event] | None:
     return next(iter(found), None)
 
