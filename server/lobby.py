@@ -183,7 +183,7 @@ class GameServer:
                 log.exception("room %s could not be restored; closing it", record.room_id)
                 self.store.close_room(record.room_id, now)
                 continue
-            self._add_actor(room)  # players rejoin within the grace time, or forfeit
+            self.run_room(room)  # players rejoin within the grace time, or forfeit
         self.server = await serve(
             self._serve,
             cfg.host,
@@ -263,7 +263,7 @@ class GameServer:
             )
         )
         for client in list(self.clients.values()):
-            self._send(client, closing)
+            self.send_frame(client, closing)
         await asyncio.sleep(0)  # let writers flush what they have
         await asyncio.gather(
             *(c.ws.close(CLOSE_GOING_AWAY, "server shutting down") for c in self.clients.values()),
@@ -376,7 +376,7 @@ class GameServer:
                     actor.post(Close())
 
     # Rooms -----------------------------------------------------------------------------------
-    def _add_actor(self, room: Room, conn: ConnId | None = None) -> RoomActor:
+    def run_room(self, room: Room, conn: ConnId | None = None) -> RoomActor:
         """Run ``room`` here: created now by ``conn``, or restored / taken over (None)."""
         assert self.store is not None and self.physics is not None
         actor = RoomActor(
@@ -386,7 +386,7 @@ class GameServer:
             self._deliver,
             self._membership,
             self.metrics,
-            self._room_closed,
+            self.room_closed,
             self.events,
         )
         self.rooms[room.room_id] = actor
@@ -394,7 +394,7 @@ class GameServer:
         actor.start()
         return actor
 
-    def _room_closed(self, actor: RoomActor) -> None:
+    def room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
         if self.cluster is not None:
             self.cluster.closed(actor.room.room_id)
@@ -415,9 +415,9 @@ class GameServer:
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
-                self._send(client, data, droppable)
+                self.send_frame(client, data, droppable)
 
-    def _send(self, client: Client, data: bytes, droppable: bool = False) -> None:
+    def send_frame(self, client: Client, data: bytes, droppable: bool = False) -> None:
         if client.closing:
             return
         if droppable and (
@@ -437,28 +437,28 @@ class GameServer:
             # Too slow to read its messages: drop it rather than let the queue grow. It can
             # reconnect, rejoin and sync.
             self.metrics.slow_clients += 1
-            self._close(client, CLOSE_POLICY, "too slow: outbound queue full")
+            self.close_client(client, CLOSE_POLICY, "too slow: outbound queue full")
             return
         self.metrics.messages_out += 1
         self.metrics.bytes_out += len(data)
 
-    def _reply(self, client: Client, msg: ServerMessage) -> None:
+    def reply(self, client: Client, msg: ServerMessage) -> None:
         if isinstance(msg, tc.Error):
             self.metrics.errors[msg.code] += 1
-        self._send(client, encode(msg))
+        self.send_frame(client, encode(msg))
 
     def _apply(self, out: Out) -> None:
         """Carry out the lobby core's decision: its replies, then its closes."""
         for conn, msg in out.replies:
             client = self.clients.get(conn)
             if client is not None:
-                self._reply(client, msg)
+                self.reply(client, msg)
         for conn, code, reason in out.closes:
             client = self.clients.get(conn)
             if client is not None:
-                self._close(client, code, reason)
+                self.close_client(client, code, reason)
 
-    def _close(self, client: Client, code: int, reason: str) -> None:
+    def close_client(self, client: Client, code: int, reason: str) -> None:
         client.caller.closed = True
         if client.closing:
             return
@@ -566,7 +566,7 @@ class GameServer:
             self.metrics.store_failures += 1
             why = self.store.failure if self.store is not None else None
             log.error("could not serve %s: %s", redacted(msg), why or exc)
-            self._reply(
+            self.reply(
                 client,
                 error(
                     ErrorCode.UNAVAILABLE,
@@ -578,7 +578,7 @@ class GameServer:
         except Exception:
             log.exception("failed on %s", redacted(msg))
             self.metrics.internal_errors += 1
-            self._reply(
+            self.reply(
                 client, error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed.", msg.id)
             )
 
@@ -588,7 +588,7 @@ class GameServer:
         if isinstance(route, Out):
             self._apply(route)
         elif route is Route.PING:
-            self._reply(client, tc.Pong(server_time_ms=now_ms(), re=re))
+            self.reply(client, tc.Pong(server_time_ms=now_ms(), re=re))
         elif route is Route.HELLO:
             assert isinstance(msg, ts.Hello)
             await self._hello(client, msg)
@@ -601,7 +601,7 @@ class GameServer:
             elif client.room is None and client.relay is not None:
                 await client.relay.send(msg)  # the room runs on another node
             elif client.room is None:
-                self._reply(
+                self.reply(
                     client, error(ErrorCode.NOT_IN_ROOM, "Join or spectate a room first.", re)
                 )
             else:
@@ -611,7 +611,7 @@ class GameServer:
                 rooms = await self.cluster.rooms(500)  # every node's (from Redis)
             else:
                 rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
-            self._reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
+            self.reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
         elif route is Route.CREATE:
             assert isinstance(msg, ts.CreateRoom)
             await self._create(client, msg)
@@ -627,7 +627,7 @@ class GameServer:
                 msg.before,
                 client.player_id,
             )
-            self._reply(client, tc.Matches(matches=match_rows(found), re=re))
+            self.reply(client, tc.Matches(matches=match_rows(found), re=re))
         elif route is Route.REPLAY:
             assert isinstance(msg, ts.GetReplay)
             await self._replay(client, msg)
@@ -636,13 +636,13 @@ class GameServer:
         assert self.store is not None
         refusal = self.lobby.hello_refusal(client.conn, msg)
         if refusal is not None:
-            self._reply(client, refusal)
+            self.reply(client, refusal)
             return
         now = now_ms()
         if msg.token is not None:
             found = await self.store.run(self.store.player_by_token, token_hash(msg.token))
             if found is None:
-                self._reply(
+                self.reply(
                     client,
                     error(
                         ErrorCode.BAD_TOKEN,
@@ -658,7 +658,7 @@ class GameServer:
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
         self.lobby.greeted(client.conn, player_id, await self.desk.shown_name(player_id, msg.name))
         client.token, client.hello_name = token, msg.name
-        self._reply(
+        self.reply(
             client,
             tc.Welcome(
                 v=PROTOCOL_VERSION,
@@ -671,16 +671,16 @@ class GameServer:
 
     async def _create(self, client: Client, msg: ts.CreateRoom) -> None:
         if self.draining:
-            self._reply(
+            self.reply(
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
             )
             return
         refusal = self.lobby.room_refusal(client.conn)
         if refusal is not None:
-            self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+            self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
         if msg.private and msg.password is None:
-            self._reply(
+            self.reply(
                 client,
                 tc.Error(
                     code=ErrorCode.BAD_FIELD.value,
@@ -692,19 +692,19 @@ class GameServer:
         try:
             hashed = await self.hashing.run(hash_password, msg.password) if msg.password else None
         except Busy:
-            self._reply(client, _hashing_busy(msg.id))
+            self.reply(client, _hashing_busy(msg.id))
             return
         # Another connection of the same identity or address may have created rooms while the
         # password was being hashed: the caps again.
         refusal = self.lobby.room_refusal(client.conn)
         if refusal is not None:
-            self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+            self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
         room_id = "r" + secrets.token_hex(5)
         try:
             room = Room(room_id, settings_from_wire(msg), now_ms(), password_hash=hashed)
         except ValueError as exc:
-            self._reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
+            self.reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return
         room.creator = client.player_id
         assert self.store is not None
@@ -712,22 +712,22 @@ class GameServer:
         if self.cluster is not None:  # the room caps over every node, then the lease
             refusal = await self.cluster.claim(room_id, client)
             if refusal is not None:
-                self._reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
+                self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
                 return
         await self.store.run(self.store.save_room, room_record(room), now_ms())
-        self._add_actor(room, client.conn)
-        self._reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
+        self.run_room(room, client.conn)
+        self.reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
 
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
             if self.cluster is not None and await self.cluster.forward(client, msg):
                 return  # another node runs it: relayed there (or refused, answered)
-            self._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
+            self.reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
             return
         if client.room is not None or client.relay is not None or client.hub is not None:
             already = "this room" if client.room is actor else "another room"
-            self._reply(
+            self.reply(
                 client,
                 error(
                     ErrorCode.ALREADY_IN_ROOM,
@@ -778,7 +778,7 @@ class GameServer:
                 check_password, msg.password, stored
             )
         except Busy:
-            self._reply(client, _hashing_busy(msg.id))
+            self.reply(client, _hashing_busy(msg.id))
             return False
         if client.conn not in self.lobby.callers:  # gone while the password was checked
             return False
@@ -800,7 +800,7 @@ class GameServer:
             # answer as for an id that does not exist, so ids cannot be probed either).
             match = await self.store.run(self.store.match, msg.match_id, client.player_id)
             if match is None:
-                self._reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
+                self.reply(client, error(ErrorCode.NO_SUCH_MATCH, "No such match.", msg.id))
                 return
             key = (msg.match_id, msg.after or 0, msg.limit)
             finished = match["finished_ms"] is not None
@@ -816,7 +816,7 @@ class GameServer:
                 if finished:  # a live match's replay grows: built each time
                     self.replays.put(key, data)
             sent = len(data)
-            self._send(client, replays.with_re(data, msg.id))
+            self.send_frame(client, replays.with_re(data, msg.id))
         finally:
             self.lobby.replay_sent(client.conn, sent)
 

@@ -122,7 +122,7 @@ class StandingDesk:
             await self._queue(client, msg)
         elif isinstance(msg, ts.Unqueue):
             self.matchmaker.remove(client.conn)
-            self.server._reply(client, tc.Unqueued(re=msg.id))
+            self.server.reply(client, tc.Unqueued(re=msg.id))
         elif isinstance(msg, ts.GetLeaderboard):
             store = self.server.store
             assert store is not None
@@ -133,7 +133,7 @@ class StandingDesk:
                 msg.offset or 0,
                 self.clock(),
             )
-            self.server._reply(
+            self.server.reply(
                 client, tc.Leaderboard(discipline=msg.discipline, rows=leader_rows(rows), re=msg.id)
             )
         else:
@@ -154,7 +154,7 @@ class StandingDesk:
         )
         if wait > 0:
             self.counts["attempt_limited"] += 1
-            server._reply(
+            server.reply(
                 client,
                 error(
                     ErrorCode.RATE_LIMITED,
@@ -165,7 +165,7 @@ class StandingDesk:
             return
         self.by_conn.count(str(client.conn), now)
         if client.room is not None:
-            server._reply(
+            server.reply(
                 client,
                 error(ErrorCode.ALREADY_IN_ROOM, "Leave your room before logging in.", msg.id),
             )
@@ -176,7 +176,7 @@ class StandingDesk:
             else:
                 account = await self._login(client, msg, key, now)
         except Busy:
-            server._reply(
+            server.reply(
                 client,
                 error(
                     ErrorCode.RATE_LIMITED,
@@ -193,7 +193,7 @@ class StandingDesk:
         self.matchmaker.remove(client.conn)  # a ticket under the old identity is void
         client.player_id, client.name = player_id, _shown(name, account_bot)
         client.token = token  # a cluster relay greets the room's node as this identity
-        server._reply(
+        server.reply(
             client,
             tc.Welcome(
                 v=PROTOCOL_VERSION,
@@ -211,14 +211,14 @@ class StandingDesk:
         assert store is not None and client.player_id is not None
         problem = name_problem(msg.name)
         if problem is not None:
-            server._reply(client, error(ErrorCode.BAD_NAME, problem, msg.id))
+            server.reply(client, error(ErrorCode.BAD_NAME, problem, msg.id))
             return None
         problem = password_problem(msg.password, msg.name)
         if problem is not None:
-            server._reply(client, error(ErrorCode.BAD_FIELD, problem, msg.id))
+            server.reply(client, error(ErrorCode.BAD_FIELD, problem, msg.id))
             return None
         if await store.run(store.standings.account, client.player_id) is not None:
-            server._reply(
+            server.reply(
                 client,
                 error(
                     ErrorCode.ALREADY_REGISTERED,
@@ -238,7 +238,7 @@ class StandingDesk:
             now,
         )
         if not ok:
-            server._reply(
+            server.reply(
                 client, error(ErrorCode.NAME_TAKEN, "That name is taken; choose another.", msg.id)
             )
             return None
@@ -256,7 +256,7 @@ class StandingDesk:
         if account is None or not ok:
             self.counts["login_failed"] += 1
             await self.by_name.count(key, self.clock())
-            server._reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
+            server.reply(client, error(ErrorCode.BAD_LOGIN, "Wrong name or password.", msg.id))
             return None
         await self.by_name.clear(key)
         self.counts["login"] += 1
@@ -266,13 +266,13 @@ class StandingDesk:
         server, store = self.server, self.server.store
         assert store is not None and client.player_id is not None
         if client.room is not None:
-            server._reply(
+            server.reply(
                 client,
                 error(ErrorCode.ALREADY_IN_ROOM, "Leave your room before quick match.", msg.id),
             )
             return
         if server.draining:
-            server._reply(
+            server.reply(
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
             )
             return
@@ -292,11 +292,11 @@ class StandingDesk:
             client.conn, client.player_id, msg.discipline, msg.distance, rating, bot, now
         )
         if not self.matchmaker.add(ticket):
-            server._reply(
+            server.reply(
                 client, error(ErrorCode.QUEUE_FULL, "Quick match is full; try later.", msg.id)
             )
             return
-        server._reply(
+        server.reply(
             client,
             tc.Queued(
                 discipline=msg.discipline, distance=msg.distance, rating=round(rating, 1), re=msg.id
@@ -309,7 +309,7 @@ class StandingDesk:
         now = self.clock()
         known_as = await store.run(store.standings.player_name, msg.player_id)
         if known_as is None:
-            server._reply(client, error(ErrorCode.NO_SUCH_PLAYER, "No such player.", msg.id))
+            server.reply(client, error(ErrorCode.NO_SUCH_PLAYER, "No such player.", msg.id))
             return
         account = await store.run(store.standings.account, msg.player_id)
         standings = await store.run(store.standings.standings_of, msg.player_id, now)
@@ -318,7 +318,7 @@ class StandingDesk:
             store.standings.changes_of, [m["match_id"] for m in found], msg.player_id
         )
         matches = [_match_line(m, msg.player_id, changes.get(m["match_id"])) for m in found]
-        server._reply(
+        server.reply(
             client,
             tc.Profile(
                 player_id=msg.player_id,
@@ -381,7 +381,7 @@ class StandingDesk:
         except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/sql.py)
             log.exception("could not save a quick-match room")
             return None
-        actor = server._add_actor(room)
+        actor = server.run_room(room)
         for client in (a, b) if b is not None else (a,):
             client.room = actor
             token = new_token()
@@ -410,7 +410,7 @@ class StandingDesk:
             )
             for client in list(self.server.clients.values()):
                 if client.player_id == ch.player_id:
-                    self.server._reply(client, msg)
+                    self.server.reply(client, msg)
 
     def metrics_text(self) -> str:
         """Prometheus lines appended to GET /metrics."""

@@ -165,11 +165,11 @@ class Hub(OwnerLink):
             if client.relay is not None:  # its chat relay
                 await client.relay.close()
                 client.relay = None
-            server._reply(client, tc.Left(room_id=self.room_id, re=msg.id))
+            server.reply(client, tc.Left(room_id=self.room_id, re=msg.id))
             self.node.hub_idle(self)
         elif isinstance(msg, ts.Chat):
             if client.relay is None and not await self.node.chat_relay(client, self):
-                server._reply(
+                server.reply(
                     client,
                     error(
                         ErrorCode.UNAVAILABLE,
@@ -182,7 +182,7 @@ class Hub(OwnerLink):
             assert client.relay is not None
             await client.relay.send(msg)
         else:
-            server._reply(
+            server.reply(
                 client,
                 error(ErrorCode.NOT_A_PLAYER, "Spectators cannot act in a match.", msg.id),
             )
@@ -215,14 +215,14 @@ class Hub(OwnerLink):
         server = self.node.server
         for conn, member in list(self.members.items()):
             if seq > self.floor.get(conn, -1):
-                server._send(member, data)
+                server.send_frame(member, data)
         while self.held and self.held[0][0] <= seq:
             self._to_members(self.held.pop(0)[1])
 
     def _to_members(self, data: bytes) -> None:
         server = self.node.server
         for member in list(self.members.values()):
-            server._send(member, data)
+            server.send_frame(member, data)
 
     def _admit(self, client: Client, seq: int) -> None:
         """A spectator's snapshot (at ``seq``) is sent: the broadcasts after it, from now on
@@ -232,7 +232,7 @@ class Hub(OwnerLink):
         server = self.node.server
         for s, data in self.recent:
             if s > seq:
-                server._send(client, data)
+                server.send_frame(client, data)
 
     async def _pump(self) -> None:
         assert self.ws is not None
@@ -253,7 +253,7 @@ class Hub(OwnerLink):
                     kind = obj.get("t")
                     if kind == "closing":
                         for member in list(self.members.values()):
-                            server._send(member, data)
+                            server.send_frame(member, data)
                         told = set(self.members)  # the owner's own goodbye reached them
                         return
                     if kind == "snapshot":  # to everyone in the room (e.g. the match starts)
@@ -275,7 +275,7 @@ class Hub(OwnerLink):
                         obj.pop("re", None)
                     else:
                         obj["re"] = their_re
-                    server._send(client, msgpack.packb(obj, use_bin_type=True))
+                    server.send_frame(client, msgpack.packb(obj, use_bin_type=True))
                     if joins and obj.get("t") == "snapshot" and client.hub is self:
                         self._admit(client, int(obj.get("seq") or 0))
                 self._kick()
@@ -298,6 +298,6 @@ class Hub(OwnerLink):
                     client.hub = None
                 if not client.closing and not self._closed:
                     if client.conn not in told:
-                        server._send(client, closing)
-                    server._close(client, CLOSE_GOING_AWAY, "room's server went away")
+                        server.send_frame(client, closing)
+                    server.close_client(client, CLOSE_GOING_AWAY, "room's server went away")
             self.node.hub_ended(self)

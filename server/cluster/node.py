@@ -326,7 +326,7 @@ class ClusterNode:
                 await self.leases.release(room_id)
                 self._unfence(room_id)
                 continue
-            self.server._add_actor(room)
+            self.server.run_room(room)
             await self._hold_room(room_id, room.creator)
             taken += 1
         if taken:
@@ -345,7 +345,7 @@ class ClusterNode:
         # members), without what closing means here (the room stays open, on another node).
         self._dropping.add(room_id)
         try:
-            self.server._room_closed(actor)
+            self.server.room_closed(actor)
         finally:
             self._dropping.discard(room_id)
         self.lost += 1
@@ -355,8 +355,8 @@ class ClusterNode:
         )
         for client in members:
             client.room = None
-            self.server._send(client, closing)
-            self.server._close(client, CLOSE_GOING_AWAY, "room moved")
+            self.server.send_frame(client, closing)
+            self.server.close_client(client, CLOSE_GOING_AWAY, "room moved")
 
     # The loop --------------------------------------------------------------------------------
     async def _run(self) -> None:
@@ -474,7 +474,7 @@ class ClusterNode:
         if url is None:
             return False
         if client.room is not None or client.relay is not None or client.hub is not None:
-            self.server._reply(
+            self.server.reply(
                 client,
                 error(
                     ErrorCode.ALREADY_IN_ROOM, "You are already in a room; leave it first.", msg.id
@@ -490,7 +490,7 @@ class ClusterNode:
             if code is None:
                 return True
             if code == ErrorCode.NO_SUCH_ROOM.value:
-                self.server._reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
+                self.server.reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
                 return True
             # Anything else (a private room not yet listed, the owner unreachable): the
             # spectator's own relay, and the owner's answer to it.
@@ -512,7 +512,7 @@ class ClusterNode:
                 client.relay = None
                 return False
             client.relay = None
-            self.server._reply(
+            self.server.reply(
                 client,
                 error(
                     ErrorCode.UNAVAILABLE,

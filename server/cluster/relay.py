@@ -128,10 +128,10 @@ class Relay(OwnerLink):
                 kind, re = _peek(data)
                 if self.quiet:
                     if re is not None and re != self._entry:
-                        server._send(client, data)
+                        server.send_frame(client, data)
                         self.forwarded_in += 1
                     continue
-                server._send(client, data)
+                server.send_frame(client, data)
                 self.forwarded_in += 1
                 if re is not None and re == self._entry:
                     if kind == "error" and not self._entered:
@@ -153,7 +153,7 @@ class Relay(OwnerLink):
             if gone and not client.closing and not self.quiet:
                 # As when this node drains: the client reconnects and rejoins by itself.
                 if not told:
-                    server._send(
+                    server.send_frame(
                         client,
                         encode(
                             tc.Closing(
@@ -163,7 +163,7 @@ class Relay(OwnerLink):
                         ),
                     )
                 policy = code == CLOSE_POLICY
-                server._close(
+                server.close_client(
                     client,
                     CLOSE_POLICY if policy else CLOSE_GOING_AWAY,
                     "closed by the room's server" if policy else "room's server went away",
