@@ -35,6 +35,7 @@ from shared.table import table_by_name
 
 
 def run_job(job: SimJob) -> SimOutcome:
+    began = time.monotonic()
     start = time.process_time()
     try:
         from shared.physics import encode_trajectory, simulate, simulate_lag
@@ -50,10 +51,11 @@ def run_job(job: SimJob) -> SimOutcome:
         if not job.segments:
             result = replace(result, trajectory={})  # see SimJob.segments
     except Exception as exc:  # a physics bug must not take the room down; report it
-        return SimOutcome(
-            job.job, None, {}, (), time.process_time() - start, f"{type(exc).__name__}: {exc}"
-        )
-    return SimOutcome(job.job, result, trajectory, events, time.process_time() - start)
+        failure = f"{type(exc).__name__}: {exc}"
+        cpu = time.process_time() - start
+        return SimOutcome(job.job, None, {}, (), cpu, failure, began, time.monotonic())
+    cpu = time.process_time() - start
+    return SimOutcome(job.job, result, trajectory, events, cpu, None, began, time.monotonic())
 
 
 def warm_up() -> bool:
@@ -144,7 +146,7 @@ class Worker:
                 key, outcome = pickle.loads(await stdout.readexactly(size))
                 future = self.pending.pop(key, None)
                 if future is not None and not future.done():
-                    future.set_result(outcome)
+                    future.set_result(replace(outcome, read_s=time.monotonic()))
         except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError) as exc:
             self._die(f"physics worker died ({type(exc).__name__})")
 
