@@ -290,6 +290,16 @@ def _proc_cpu(pid: int) -> float:
     return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _runq_wait(pid: int) -> float:
+    """Seconds the main thread of ``pid`` has spent runnable but waiting for a CPU (Linux
+    schedstat): on this shared 2-core machine, how much of a latency is the neighbours'."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
 def _proc_rss(pid: int) -> int:
     with open(f"/proc/{pid}/status") as f:
         for line in f:
@@ -312,8 +322,16 @@ def _children(pid: int) -> list[int]:
 
 
 def _page(port: int) -> str:
+    """The server's /metrics. Blocking: from the clients' event loop call it through
+    ``_page_soon``, or a slow answer stalls every client and is measured as server latency."""
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10) as r:
         return str(r.read().decode())
+
+
+async def _page_soon(port: int) -> str:
+    """``_page`` in a thread: the server may take a while to answer at 2 000 rooms (a run had
+    the clients' loop blocked 3.5 s on it), and the clients must go on reading meanwhile."""
+    return await asyncio.to_thread(_page, port)
 
 
 def _value(page: str, name: str) -> float:
@@ -412,6 +430,10 @@ class Cpu:
     server: float  # the server process (event loop and its threads)
     workers: float  # its physics worker processes
     clients: float  # this process: the bench's clients
+    # Seconds each main thread was ready to run but waited for a CPU (the neighbours' share)
+    server_wait: float = float("nan")
+    workers_wait: float = float("nan")
+    clients_wait: float = float("nan")
 
     def share(self, what: float) -> float:
         return what / max(1e-9, self.seconds) * 100
@@ -470,17 +492,20 @@ class _CpuClock:
     def __init__(self, pid: int, workers: list[int]) -> None:
         self.pid, self.workers = pid, workers
 
-    def read(self) -> tuple[float, float, float, float]:
+    def read(self) -> tuple[float, ...]:
         return (
             time.monotonic(),
             _proc_cpu(self.pid),
             sum(_proc_cpu(w) for w in self.workers),
             time.process_time(),
+            _runq_wait(self.pid),
+            sum(_runq_wait(w) for w in self.workers),
+            _runq_wait(os.getpid()),
         )
 
     @staticmethod
     def between(a: tuple[float, ...], b: tuple[float, ...]) -> Cpu:
-        return Cpu(b[0] - a[0], b[1] - a[1], b[2] - a[2], b[3] - a[3])
+        return Cpu(*(y - x for x, y in zip(a, b, strict=True)))
 
 
 async def _drive(
@@ -507,7 +532,7 @@ async def _drive(
     )
     second = [group[1] for group in conns_nested]
     load_before = os.getloadavg()[0]
-    page_start = _page(port)
+    page_start = await _page_soon(port)
     gc0 = _gc_metrics(page_start)
     clock = _CpuClock(pid, _children(pid))
     t0 = clock.read()
@@ -538,11 +563,11 @@ async def _drive(
         now = time.perf_counter()
         samples.append((now, clock.read()))
         if page_window is None and now >= stats.window[0]:
-            page_window = _page(port)
+            page_window = await _page_soon(port)
             t_window = samples[-1][1]
     assert page_window is not None
     t2 = samples[-1][1]
-    page_end = _page(port)  # every counter of the window from one read
+    page_end = await _page_soon(port)  # every counter of the window from one read
     rss_loaded = _proc_rss(pid)
     # Let in-flight strokes come back (2 s: the no-think mode's slowest seen so far were ~1 s).
     await asyncio.sleep(1.0 if think else 2.0)
@@ -550,7 +575,7 @@ async def _drive(
         1 for c in conns if c.sent_at is not None and stats.window[0] <= c.sent_at < stats.window[1]
     )
     load_after = os.getloadavg()[0]
-    page = _page(port)
+    page = await _page_soon(port)
     gc1 = _gc_metrics(page)
     for t in tasks:
         t.cancel()
@@ -617,7 +642,9 @@ def _cpu_line(name: str, c: Cpu) -> str:
     return (
         f"{name} server {c.share(c.server + c.workers):.0f}% of a core (event loop "
         f"{c.share(c.server):.0f}%, physics {c.share(c.workers):.0f}%), clients "
-        f"{c.share(c.clients):.0f}%"
+        f"{c.share(c.clients):.0f}%; waiting for a CPU: event loop {c.share(c.server_wait):.0f}%"
+        f", physics {c.share(c.workers_wait):.0f}%, clients {c.share(c.clients_wait):.0f}% of "
+        "the time"
     )
 
 

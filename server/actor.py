@@ -103,7 +103,6 @@ class RoomActor:
         self.on_close = on_close
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self._jobs: set[asyncio.Task[None]] = set()
         self.idle_since: int | None = now_ms()  # nobody is in a new or restored room
         self.retry_at = 0  # after a failed save, the timer waits until then (no busy retry)
 
@@ -362,15 +361,14 @@ class RoomActor:
             store.finish_match(record.match_id, winner, reason, sheet, now)
 
     def _submit(self, job: SimJob) -> None:
+        # No task per job: the pool calls back from the worker pipe's read callback, and the
+        # result goes straight into the inbox (server/simulation.py, Worker).
         started = time.monotonic()
 
-        async def simulate() -> None:
-            outcome = await self.physics.run(job)
+        def done(outcome: SimOutcome) -> None:
             self.post(Simulated(outcome, time.monotonic() - started, job.received_ms, started))
 
-        task = asyncio.create_task(simulate())
-        self._jobs.add(task)  # keep a reference until it is done (asyncio holds weak ones)
-        task.add_done_callback(self._jobs.discard)
+        self.physics.submit(job, done)
 
     async def _persist_now(self) -> None:
         try:

@@ -7,7 +7,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from server.gcpolicy import Collector, GcClock
+from server.gcpolicy import GcClock
 
 # Latency buckets (upper bounds, seconds) of carom_stroke_seconds and the other histograms.
 STROKE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
@@ -116,9 +116,10 @@ class Metrics:
             "# HELP carom_gc_longest_pause_seconds The longest collection since the start.",
             "# TYPE carom_gc_longest_pause_seconds gauge",
             f"carom_gc_longest_pause_seconds {gc.longest_s:.6f}",
-            "# HELP carom_gc_frozen_objects Objects out of the collector's sight until a sweep.",
+            "# HELP carom_gc_frozen_objects Objects out of the collector's sight until a sweep "
+            "(counted at the start and at each sweep).",
             "# TYPE carom_gc_frozen_objects gauge",
-            f"carom_gc_frozen_objects {Collector.frozen()}",
+            f"carom_gc_frozen_objects {gc.frozen}",
             "# TYPE carom_gc_sweeps_total counter",
             f"carom_gc_sweeps_total {gc.sweeps}",
             "# HELP carom_gc_swept_total Garbage objects the sweeps found in the frozen heap.",

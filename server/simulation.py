@@ -22,8 +22,10 @@ import itertools
 import logging
 import pickle
 import struct
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -110,137 +112,170 @@ _pickled_view(EventView)
 log = logging.getLogger("carom.physics")
 # Jobs in each worker's pipe at once. The worker itself runs strokes before lags among what
 # it has received (server/worker.py), so the pipe may hold many: the bound is only a guard on
-# memory; past it, jobs wait in Slots, strokes first too.
+# memory; past it, jobs wait in the pool, strokes first too.
 IN_FLIGHT = 256
 _HEADER = struct.Struct("!I")  # frame length; each frame is one pickle
 
+Done = Callable[[SimOutcome], None]
+
+
+class _Pipes(asyncio.SubprocessProtocol):
+    """The worker's pipes as callbacks: its results are handled in the loop iteration in which
+    they arrive (see Worker)."""
+
+    def __init__(self) -> None:
+        self.worker: Worker | None = None
+        self.early: list[bytes] = []  # anything before the Worker exists (nothing, normally)
+        self.exited: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def pipe_data_received(self, fd: int, data: bytes | bytearray) -> None:
+        if fd != 1:
+            return
+        if self.worker is None:
+            self.early.append(bytes(data))
+        else:
+            self.worker.received(data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1 and self.worker is not None:
+            self.worker.die("physics worker died (its output closed)")
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+        if self.worker is not None:
+            self.worker.die("physics worker died (it exited)")
+
 
 class Worker:
-    """One ``python -m server.worker`` process and the jobs it has been given."""
+    """One ``python -m server.worker`` process and the jobs it has been given.
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
-        self.proc = proc
-        self.pending: dict[int, asyncio.Future[SimOutcome]] = {}
+    Results are read by protocol callbacks (``_Pipes``) and handed to whoever submitted the job
+    at once, in the same loop iteration. Measured at 2 000 rooms without think time
+    (docs/benchmarks.md, round 4): when they went through asyncio streams — the pipe's read
+    callback woke a reader task, which resolved a future, which woke the task that had
+    submitted the job, which posted the result to its room — every result crossed three extra
+    loop iterations, and jobs were handed over by a task of their own (one more), so a 1–2 ms
+    simulation spent ~40–90 ms on average, seconds at the tail, waiting for a busy loop.
+    """
+
+    def __init__(self, transport: asyncio.SubprocessTransport, pipes: _Pipes) -> None:
+        self.transport = transport
+        stdin = transport.get_pipe_transport(0)
+        assert isinstance(stdin, asyncio.WriteTransport)
+        self.stdin = stdin
+        self.pipes = pipes
+        # pool key -> the room's job number (a failure names it) and who gets the outcome
+        self.pending: dict[int, tuple[int, Done]] = {}
         self.alive = True
-        self.reader = asyncio.create_task(self._read())
+        self._buf = bytearray()
         self._outbox: list[bytes] = []  # frames to write at the end of this loop iteration
+        pipes.worker = self
+        for data in pipes.early:
+            self.received(data)
+        if pipes.exited.done():
+            self.die("physics worker died (it exited)")
 
     @classmethod
     async def start(cls) -> Worker:
-        proc = await asyncio.create_subprocess_exec(
+        loop = asyncio.get_running_loop()
+        transport, pipes = await loop.subprocess_exec(
+            _Pipes,
             sys.executable,
             "-m",
             "server.worker",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=2**26,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=None,
         )
-        return cls(proc)
+        return cls(transport, pipes)
 
-    async def _read(self) -> None:
-        stdout = self.proc.stdout
-        assert stdout is not None
+    @property
+    def pid(self) -> int:
+        return self.transport.get_pid()
+
+    def received(self, data: bytes | bytearray) -> None:
+        """Every complete result in what arrived goes to its job's ``done`` now."""
+        buf = self._buf
+        buf += data
+        at = 0
         try:
-            while True:
-                (size,) = _HEADER.unpack(await stdout.readexactly(_HEADER.size))
-                key, outcome = pickle.loads(await stdout.readexactly(size))
-                future = self.pending.pop(key, None)
-                if future is not None and not future.done():
-                    future.set_result(replace(outcome, read_s=time.monotonic()))
-        except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError) as exc:
-            self._die(f"physics worker died ({type(exc).__name__})")
+            while len(buf) - at >= _HEADER.size:
+                (size,) = _HEADER.unpack_from(buf, at)
+                if len(buf) - at - _HEADER.size < size:
+                    break
+                start = at + _HEADER.size
+                key, outcome = pickle.loads(buf[start : start + size])
+                at = start + size
+                entry = self.pending.pop(key, None)
+                if entry is not None:
+                    _call(entry[1], replace(outcome, read_s=time.monotonic()))
+        except pickle.UnpicklingError as exc:
+            self.die(f"physics worker died ({type(exc).__name__})")
+        finally:
+            if at:
+                del buf[:at]
 
-    def _die(self, why: str) -> None:
+    def die(self, why: str) -> None:
+        """Fail every job this worker holds (their rooms answer ``internal_error``)."""
+        if not self.alive and not self.pending:
+            return
         self.alive = False
-        for future in self.pending.values():
-            if not future.done():
-                future.set_exception(RuntimeError(why))
-        self.pending.clear()
+        pending, self.pending = self.pending, {}
+        for job, done in pending.values():
+            _call(done, SimOutcome(job, None, {}, (), 0.0, why))
 
-    async def run(self, key: int, job: SimJob) -> SimOutcome:
-        stdin = self.proc.stdin
-        assert stdin is not None
+    def send(self, key: int, job: SimJob, done: Done) -> None:
+        """Hand ``job`` to the worker; ``done`` gets its outcome (or the failure)."""
         if not self.alive:
-            raise RuntimeError("physics worker died")
-        future: asyncio.Future[SimOutcome] = asyncio.get_running_loop().create_future()
-        self.pending[key] = future
+            _call(done, SimOutcome(job.job, None, {}, (), 0.0, "physics worker died"))
+            return
+        self.pending[key] = (job.job, done)
         data = pickle.dumps((key, job), protocol=pickle.HIGHEST_PROTOCOL)
         if not self._outbox:
             # Every job submitted in this loop iteration goes in one write (a start burst
             # submits hundreds at once; one system call each was ~3 % of the loop's time).
             asyncio.get_running_loop().call_soon(self._flush)
         self._outbox += (_HEADER.pack(len(data)), data)
-        return await future
 
     def _flush(self) -> None:
-        stdin = self.proc.stdin
-        assert stdin is not None
         data, self._outbox = b"".join(self._outbox), []
-        if stdin.is_closing():
-            self._die("physics worker died (its pipe is closed)")
+        if not data or not self.alive:
+            return
+        if self.stdin.is_closing():
+            self.die("physics worker died (its pipe is closed)")
             return
         try:
-            stdin.write(data)  # the pipe is wide (server/worker.py); asyncio buffers the rest
+            self.stdin.write(data)  # the pipe is wide (server/worker.py); asyncio buffers the rest
         except (ConnectionError, RuntimeError) as exc:
-            self._die(f"physics worker died ({type(exc).__name__})")
+            self.die(f"physics worker died ({type(exc).__name__})")
 
     async def stop(self) -> None:
-        self.alive = False
-        if self.proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.proc.kill()
-            await self.proc.wait()
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
+        """Kill the process and fail what it held."""
+        with contextlib.suppress(ProcessLookupError):
+            self.transport.kill()
+        self.transport.close()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.pipes.exited), 10)
+        self.die("physics worker stopped")
 
 
-class Slots:
-    """At most ``n`` jobs handed to the workers at once; the others wait here, strokes before
-    lags, each kind in arrival order.
-
-    Measured (docs/benchmarks.md, 1 000 rooms starting together): the lag burst put up to ~440
-    jobs into one worker's pipe at once, and a stroke written behind them waited ~0.4–1 s for
-    0.4 ms of physics, because the worker read its pipe as a FIFO. The worker now reorders what
-    it has received (strokes first, server/worker.py); this bound (IN_FLIGHT per worker) only
-    keeps memory in check. With 16 jobs per worker it also capped the physics at 16 jobs per
-    round trip through the busy event loop: at 2 000 rooms lags waited ~7 s and strokes
-    ~1.4 s on average for an idle worker.
-    """
-
-    def __init__(self, n: int) -> None:
-        self.free = n
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    async def acquire(self, priority: int) -> None:
-        if self.free > 0 and not self._waiting:
-            self.free -= 1
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), turn))
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                self.release()  # granted just as we were cancelled: pass it on
-            else:
-                self._waiting = [w for w in self._waiting if w[2] is not turn]
-                heapq.heapify(self._waiting)
-            raise
-
-    def release(self) -> None:
-        while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                turn.set_result(None)  # the slot goes straight to the next in line
-                return
-        self.free += 1
+def _call(done: Done, outcome: SimOutcome) -> None:
+    """``done(outcome)``; a failing callback (our bug) must not stop the other results."""
+    try:
+        done(outcome)
+    except Exception:
+        log.exception("a physics result's callback failed")
 
 
 class PhysicsPool:
     """Worker processes for the physics; ``workers == 0`` runs it on the event loop itself
     (tests and tiny servers: a stroke blocks the loop for its 1–5 ms).
+
+    ``submit`` hands a job over without a task of its own: the job is written to the least busy
+    worker at the end of the loop iteration, and ``done`` is called from the pipe's read
+    callback (``Worker``). Up to IN_FLIGHT jobs per worker are in the pipes; the others wait
+    here, strokes before lags, each kind in arrival order, and go out as results come back.
 
     A worker that dies (the OOM killer, a crash in a C extension) fails only the jobs it held
     (their rooms answer ``internal_error`` and nothing changes) and is replaced on the next job.
@@ -250,34 +285,88 @@ class PhysicsPool:
         self.size = workers
         self.workers: list[Worker] = []
         self._keys = itertools.count(1)
-        self._replacing = asyncio.Lock()
-        self.slots = Slots(max(1, workers) * IN_FLIGHT)
+        self._order = itertools.count()
+        self._waiting: list[tuple[int, int, SimJob, Done]] = []
+        self._in_flight = 0
+        self._limit = max(1, workers) * IN_FLIGHT
+        self._replacing: asyncio.Task[None] | None = None
+        self._closing = False
 
     async def warm_up(self) -> None:
         self.workers = [await Worker.start() for _ in range(self.size)]
 
-    async def run(self, job: SimJob) -> SimOutcome:
+    def submit(self, job: SimJob, done: Done) -> None:
+        """Run ``job``; ``done`` gets the outcome (a failure has ``result`` None), from a loop
+        callback, never before this returns (or at once with ``workers == 0``)."""
         if self.size == 0:
-            return run_job(job)
-        if not all(w.alive for w in self.workers):
-            async with self._replacing:  # one replacement, however many jobs noticed
-                for i, w in enumerate(self.workers):
-                    if not w.alive:
-                        log.warning("replacing a dead physics worker")
-                        await w.stop()
-                        self.workers[i] = await Worker.start()
-        await self.slots.acquire(0 if job.kind == "stroke" else 1)
-        try:
-            worker = min(self.workers, key=lambda w: len(w.pending))
-            return await worker.run(next(self._keys), job)
-        except RuntimeError as exc:
-            return SimOutcome(job.job, None, {}, (), 0.0, str(exc))
-        finally:
-            self.slots.release()
+            done(run_job(job))
+            return
+        heapq.heappush(
+            self._waiting, (0 if job.kind == "stroke" else 1, next(self._order), job, done)
+        )
+        self._dispatch()
+
+    async def run(self, job: SimJob) -> SimOutcome:
+        """``submit`` as a coroutine."""
+        future: asyncio.Future[SimOutcome] = asyncio.get_running_loop().create_future()
+
+        def done(outcome: SimOutcome) -> None:
+            if not future.done():
+                future.set_result(outcome)
+
+        self.submit(job, done)
+        return await future
+
+    def _dispatch(self) -> None:
+        """Hand waiting jobs to live workers while there is room in the pipes."""
+        if self._closing:
+            return
+        if any(not w.alive for w in self.workers):
+            self._replace()
+        live = [w for w in self.workers if w.alive]
+        while self._waiting and self._in_flight < self._limit and live:
+            _, _, job, done = heapq.heappop(self._waiting)
+            worker = min(live, key=lambda w: len(w.pending))
+            self._in_flight += 1
+            worker.send(next(self._keys), job, self._finisher(done))
+
+    def _finisher(self, done: Done) -> Done:
+        def finish(outcome: SimOutcome) -> None:
+            self._in_flight -= 1
+            _call(done, outcome)
+            if self._waiting:
+                self._dispatch()
+
+        return finish
+
+    def _replace(self) -> None:
+        """Start replacements for dead workers, once however many jobs noticed; the jobs wait
+        here meanwhile."""
+        if self._replacing is None or self._replacing.done():
+            self._replacing = asyncio.get_running_loop().create_task(self._replace_dead())
+
+    async def _replace_dead(self) -> None:
+        for i, w in enumerate(self.workers):
+            if not w.alive:
+                log.warning("replacing a dead physics worker")
+                await w.stop()
+                try:
+                    self.workers[i] = await Worker.start()
+                except OSError as exc:
+                    log.error("could not start a physics worker: %s", exc)
+        self._dispatch()
 
     def pids(self) -> list[int]:
-        return [w.proc.pid for w in self.workers]
+        return [w.pid for w in self.workers]
 
     async def shutdown(self) -> None:
+        self._closing = True
+        if self._replacing is not None:
+            self._replacing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._replacing
         for w in self.workers:
             await w.stop()
+        waiting, self._waiting = self._waiting, []
+        for _, _, job, done in waiting:
+            _call(done, SimOutcome(job.job, None, {}, (), 0.0, "the server is shutting down"))
