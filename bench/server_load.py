@@ -74,6 +74,8 @@ NO_THINK_TIP = 0.5  # ball radii from the centre, at most (the miscue limit is 0
 NO_THINK_ELEVATION = 5.0  # degrees, at most
 LIGHT_WARMUP_SECONDS = 15.0  # the 10-room baseline of the no-think mode
 LIGHT_NO_THINK_SECONDS = 20.0
+# CAROM_BENCH_OWN_SESSION=0 starts the server in the bench's own session (as before round 4).
+OWN_SESSION = os.environ.get("CAROM_BENCH_OWN_SESSION", "1") != "0"
 # The server's sweep of its frozen heap (server/gcpolicy.py) runs every 10 minutes, never inside
 # a run; CAROM_BENCH_SWEEP_SECONDS=20 puts some in, to measure what one costs the players.
 SWEEP_SECONDS = os.environ.get("CAROM_BENCH_SWEEP_SECONDS")
@@ -619,6 +621,10 @@ def _one(rooms: int, seconds: float, think: bool = True, warmup: float = 0.0) ->
         ServerProcess(
             os.path.join(tmp, "load.db"),
             workers=WORKERS,
+            # Its own session, like a server a service manager started: with autogroup
+            # scheduling (Linux's default) the bench's clients would otherwise share one CPU
+            # share with the server on this shared machine (docs/benchmarks.md, round 4).
+            new_session=OWN_SESSION,
             extra_args=(
                 "--max-connections",
                 "20000",
