@@ -119,79 +119,76 @@ _HEADER = struct.Struct("!I")  # frame length; each frame is one pickle
 Done = Callable[[SimOutcome], None]
 
 
-class _Pipes(asyncio.SubprocessProtocol):
-    """The worker's pipes as callbacks: its results are handled in the loop iteration in which
-    they arrive (see Worker)."""
+class _Results(asyncio.Protocol):
+    """The worker's stdout, read by the loop's own read callback: ``data_received`` runs in
+    the loop iteration whose select saw the bytes. (asyncio's subprocess transport delivers a
+    pipe's data one iteration later, through ``call_soon``; so the pipes are connected here.)"""
 
-    def __init__(self) -> None:
-        self.worker: Worker | None = None
-        self.early: list[bytes] = []  # anything before the Worker exists (nothing, normally)
-        self.exited: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
 
-    def pipe_data_received(self, fd: int, data: bytes | bytearray) -> None:
-        if fd != 1:
-            return
-        if self.worker is None:
-            self.early.append(bytes(data))
-        else:
-            self.worker.received(data)
+    def data_received(self, data: bytes) -> None:
+        self.worker.received(data)
 
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1 and self.worker is not None:
-            self.worker.die("physics worker died (its output closed)")
+    def eof_received(self) -> bool | None:
+        self.worker.die("physics worker died (its output closed)")
+        return None
 
-    def process_exited(self) -> None:
-        if not self.exited.done():
-            self.exited.set_result(None)
-        if self.worker is not None:
-            self.worker.die("physics worker died (it exited)")
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.worker.die("physics worker died (its output closed)")
+
+
+class _Jobs(asyncio.BaseProtocol):
+    """The worker's stdin (asyncio buffers what the pipe cannot take at once)."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.worker.die("physics worker died (its input closed)")
 
 
 class Worker:
     """One ``python -m server.worker`` process and the jobs it has been given.
 
-    Results are read by protocol callbacks (``_Pipes``) and handed to whoever submitted the job
-    at once, in the same loop iteration. Measured at 2 000 rooms without think time
-    (docs/benchmarks.md, round 4): when they went through asyncio streams — the pipe's read
-    callback woke a reader task, which resolved a future, which woke the task that had
-    submitted the job, which posted the result to its room — every result crossed three extra
-    loop iterations, and jobs were handed over by a task of their own (one more), so a 1–2 ms
-    simulation spent ~40–90 ms on average, seconds at the tail, waiting for a busy loop.
+    Its results are read by the pipe's protocol (``_Results``) and handed to whoever submitted
+    the job at once, in the loop iteration that reads them. Measured at 2 000 rooms without
+    think time (docs/benchmarks.md, round 4): when they went through asyncio streams — the
+    pipe's read callback woke a reader task, which resolved a future, which woke the task that
+    had submitted the job, which posted the result to its room — every result crossed three
+    more loop iterations, and each job was handed over by a task of its own and written at the
+    end of the next iteration, so a 1–2 ms simulation waited tens of milliseconds on average,
+    seconds at the tail, for a busy loop.
     """
 
-    def __init__(self, transport: asyncio.SubprocessTransport, pipes: _Pipes) -> None:
-        self.transport = transport
-        stdin = transport.get_pipe_transport(0)
-        assert isinstance(stdin, asyncio.WriteTransport)
-        self.stdin = stdin
-        self.pipes = pipes
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+        self.stdin: asyncio.WriteTransport | None = None
+        self.stdout: asyncio.ReadTransport | None = None
         # pool key -> the room's job number (a failure names it) and who gets the outcome
         self.pending: dict[int, tuple[int, Done]] = {}
         self.alive = True
         self._buf = bytearray()
-        pipes.worker = self
-        for data in pipes.early:
-            self.received(data)
-        if pipes.exited.done():
-            self.die("physics worker died (it exited)")
 
     @classmethod
     async def start(cls) -> Worker:
-        loop = asyncio.get_running_loop()
-        transport, pipes = await loop.subprocess_exec(
-            _Pipes,
-            sys.executable,
-            "-m",
-            "server.worker",
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=None,
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
-        return cls(transport, pipes)
+        assert proc.stdin is not None and proc.stdout is not None
+        worker = cls(proc)
+        loop = asyncio.get_running_loop()
+        try:
+            worker.stdout, _ = await loop.connect_read_pipe(lambda: _Results(worker), proc.stdout)
+            worker.stdin, _ = await loop.connect_write_pipe(lambda: _Jobs(worker), proc.stdin)
+        except BaseException:
+            await worker.stop()
+            raise
+        return worker
 
     @property
     def pid(self) -> int:
-        return self.transport.get_pid()
+        return self.proc.pid
 
     def received(self, data: bytes | bytearray) -> None:
         """Every complete result in what arrived goes to its job's ``done`` now."""
@@ -217,8 +214,6 @@ class Worker:
 
     def die(self, why: str) -> None:
         """Fail every job this worker holds (their rooms answer ``internal_error``)."""
-        if not self.alive and not self.pending:
-            return
         self.alive = False
         pending, self.pending = self.pending, {}
         for job, done in pending.values():
@@ -232,25 +227,30 @@ class Worker:
         write for a start burst's hundreds of lags; every stroke then waited one more loop
         iteration before the worker saw it. A write to the pipe costs ~10 µs, so the 2 000
         lags of a synchronized start cost the loop ~20 ms.)"""
-        if not self.alive or self.stdin.is_closing():
-            self.die("physics worker died (its pipe is closed)")
+        stdin = self.stdin
+        if not self.alive or stdin is None or stdin.is_closing():
+            self.die("physics worker died (its input is closed)")
             _call(done, SimOutcome(job.job, None, {}, (), 0.0, "physics worker died"))
             return
         self.pending[key] = (job.job, done)
         data = pickle.dumps((key, job), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             # The pipe is wide (server/worker.py); asyncio buffers what does not fit.
-            self.stdin.write(_HEADER.pack(len(data)) + data)
+            stdin.write(_HEADER.pack(len(data)) + data)
         except (ConnectionError, RuntimeError) as exc:
             self.die(f"physics worker died ({type(exc).__name__})")
 
     async def stop(self) -> None:
-        """Kill the process and fail what it held."""
+        """Kill the process, wait for it (no zombie) and fail what it held."""
+        self.alive = False
         with contextlib.suppress(ProcessLookupError):
-            self.transport.kill()
-        self.transport.close()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self.pipes.exited), 10)
+            self.proc.kill()
+        for transport, pipe in ((self.stdin, self.proc.stdin), (self.stdout, self.proc.stdout)):
+            if transport is not None:
+                transport.close()  # closes the pipe too
+            elif pipe is not None:
+                pipe.close()
+        await asyncio.to_thread(self.proc.wait)
         self.die("physics worker stopped")
 
 
