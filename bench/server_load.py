@@ -13,8 +13,19 @@ server process and its physics workers, and of the bench's own clients; memory p
 connection; errors (which must be zero). A light run (LIGHT_ROOMS rooms) first gives the
 same-run baseline.
 
+Without think time (``--no-think`` or CAROM_BENCH_THINK=0) players strike a random legal stroke
+as soon as the balls come to rest; the first WARMUP_SECONDS (40) are played but not measured,
+then SECONDS (30) are. Beside the clients' latency it prints the server's own view of that
+window from /metrics: the stroke latency, the loop's lag, and where a simulation's time went
+(waiting for the worker, in it, back to the loop, to the room), and how long each process
+waited for a CPU (the neighbours' share on a shared machine). The server runs in a session of
+its own, as a service would (autogroup scheduling would otherwise give the server and the
+bench's clients one CPU share between them).
+
     python -m bench server_load               # via make bench: 1 000 and 2 000 rooms
     python -m bench.server_load --rooms 200 --seconds 60
+    CAROM_BENCH_THINK=0 CAROM_BENCH_ROOMS=2000 python -m bench server_load
+    python -m bench.server_load --no-think --rooms 2000 --warmup 40 --seconds 30
 """
 
 from __future__ import annotations
