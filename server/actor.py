@@ -70,6 +70,7 @@ class Simulated:
     outcome: SimOutcome
     wall_s: float
     received_ms: int = 0  # when the stroke (or the second lag stroke) arrived
+    submitted_s: float = 0.0  # time.monotonic() when the job was submitted
 
 
 class Stop:
@@ -105,7 +106,6 @@ class RoomActor:
         self.on_close = on_close
         self.inbox: asyncio.Queue[Item] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self._jobs: set[asyncio.Task[None]] = set()
         self.idle_since: int | None = now_ms()  # nobody is in a new or restored room
         self.retry_at = 0  # after a failed save, the timer waits until then (no busy retry)
 
@@ -187,6 +187,15 @@ class RoomActor:
             self.metrics.simulations += 1
             self.metrics.simulation_cpu_s += item.outcome.cpu_s
             self.metrics.simulation_wall_s += item.wall_s
+            out = item.outcome
+            if out.began_s:  # a worker's result (a replaced worker's failure has no stamps)
+                self.metrics.observe_simulation(
+                    item.submitted_s,
+                    out.began_s,
+                    out.ended_s,
+                    out.read_s or out.ended_s,
+                    time.monotonic(),
+                )
             fx = room.simulated(item.outcome, now)
             if fx.strokes and any(s.kind == "stroke" for s in fx.strokes):
                 self.metrics.strokes += 1
@@ -358,15 +367,14 @@ class RoomActor:
             store.finish_match(record.match_id, winner, reason, sheet, now)
 
     def _submit(self, job: SimJob) -> None:
-        started = time.perf_counter()
+        # No task per job: the pool calls back from the worker pipe's read callback, and the
+        # result goes straight into the inbox (server/simulation.py, Worker).
+        started = time.monotonic()
 
-        async def simulate() -> None:
-            outcome = await self.physics.run(job)
-            self.post(Simulated(outcome, time.perf_counter() - started, job.received_ms))
+        def done(outcome: SimOutcome) -> None:
+            self.post(Simulated(outcome, time.monotonic() - started, job.received_ms, started))
 
-        task = asyncio.create_task(simulate())
-        self._jobs.add(task)  # keep a reference until it is done (asyncio holds weak ones)
-        task.add_done_callback(self._jobs.discard)
+        self.physics.submit(job, done)
 
     async def _persist_now(self) -> None:
         try:

@@ -358,7 +358,9 @@ class GameServer:
         while True:
             t = time.monotonic()
             await asyncio.sleep(0.05)
-            worst = max(worst, time.monotonic() - t - 0.05)
+            late = max(0.0, time.monotonic() - t - 0.05)
+            self.metrics.loop_lag.observe(late)
+            worst = max(worst, late)
             if time.monotonic() - window >= 10:
                 self.metrics.loop_lag_s, worst, window = worst, 0.0, time.monotonic()
 

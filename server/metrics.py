@@ -7,10 +7,44 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from server.gcpolicy import Collector, GcClock
+from server.gcpolicy import GcClock
 
-# carom_stroke_seconds buckets (upper bounds, seconds).
+# Latency buckets (upper bounds, seconds) of carom_stroke_seconds and the other histograms.
 STROKE_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+# Finer at the low end: a simulation's wait and the loop's lag are normally a few milliseconds.
+WAIT_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+
+
+@dataclass(slots=True)
+class Histogram:
+    """A Prometheus histogram: counts per bucket bound (the last count is above them all)."""
+
+    bounds: tuple[float, ...]
+    counts: list[int] = field(default_factory=list)
+    sum_s: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.counts = [0] * (len(self.bounds) + 1)
+
+    def observe(self, seconds: float) -> None:
+        self.sum_s += seconds
+        for i, bound in enumerate(self.bounds):
+            if seconds <= bound:
+                self.counts[i] += 1
+                return
+        self.counts[-1] += 1
+
+    def lines(self, name: str, help_text: str) -> list[str]:
+        lines = [f"# HELP {name} {help_text}", f"# TYPE {name} histogram"]
+        total = 0
+        for bound, n in zip(self.bounds, self.counts, strict=False):
+            total += n
+            lines.append(f'{name}_bucket{{le="{bound}"}} {total}')
+        total += self.counts[-1]
+        lines.append(f'{name}_bucket{{le="+Inf"}} {total}')
+        lines.append(f"{name}_sum {self.sum_s:.6f}")
+        lines.append(f"{name}_count {total}")
+        return lines
 
 
 @dataclass(slots=True)
@@ -23,7 +57,13 @@ class Metrics:
     strokes: int = 0
     simulations: int = 0
     simulation_cpu_s: float = 0.0  # CPU inside the physics (worker side)
-    simulation_wall_s: float = 0.0  # submit → result, as the room sees it
+    simulation_wall_s: float = 0.0  # submit → the room has the result
+    # Where that time goes, per simulation (docs/server.md "Physics workers"): submit → the
+    # worker begins it (waiting for a slot, in the pipe, in the worker's queue) …
+    simulation_queue: Histogram = field(default_factory=lambda: Histogram(WAIT_BUCKETS))
+    simulation_run_s: float = 0.0  # … the worker runs it (wall time) …
+    simulation_return_s: float = 0.0  # … until the event loop reads its result …
+    simulation_handoff_s: float = 0.0  # … until its room takes it up.
     internal_errors: int = 0
     errors: Counter[str] = field(default_factory=Counter)  # error replies by code
     closes: Counter[int] = field(default_factory=Counter)  # connections we closed, by code
@@ -34,34 +74,24 @@ class Metrics:
     store_failures: int = 0  # writes that failed (disk full, database gone): refused inputs
     store_s: float = 0.0  # event-loop time spent writing to the database
     loop_lag_s: float = 0.0  # worst event-loop lag over the last sampling window
-    # Stroke received → stroke_played queued, as a histogram (counts per STROKE_BUCKETS bound,
-    # the last one above them all).
-    stroke_counts: list[int] = field(default_factory=lambda: [0] * (len(STROKE_BUCKETS) + 1))
-    stroke_sum_s: float = 0.0
+    # Every probe of the loop's lag (how late a 50 ms sleep wakes), for its quantiles.
+    loop_lag: Histogram = field(default_factory=lambda: Histogram(WAIT_BUCKETS))
+    # Stroke received → stroke_played queued.
+    stroke: Histogram = field(default_factory=lambda: Histogram(STROKE_BUCKETS))
     gc: GcClock = field(default_factory=GcClock)  # the collector's pauses (server/gcpolicy.py)
 
     def observe_stroke(self, seconds: float) -> None:
-        self.stroke_sum_s += seconds
-        for i, bound in enumerate(STROKE_BUCKETS):
-            if seconds <= bound:
-                self.stroke_counts[i] += 1
-                return
-        self.stroke_counts[-1] += 1
+        self.stroke.observe(seconds)
 
-    def _stroke_histogram(self) -> list[str]:
-        lines = [
-            "# HELP carom_stroke_seconds Stroke received to stroke_played queued to the room.",
-            "# TYPE carom_stroke_seconds histogram",
-        ]
-        total = 0
-        for bound, n in zip(STROKE_BUCKETS, self.stroke_counts, strict=False):
-            total += n
-            lines.append(f'carom_stroke_seconds_bucket{{le="{bound}"}} {total}')
-        total += self.stroke_counts[-1]
-        lines.append(f'carom_stroke_seconds_bucket{{le="+Inf"}} {total}')
-        lines.append(f"carom_stroke_seconds_sum {self.stroke_sum_s:.6f}")
-        lines.append(f"carom_stroke_seconds_count {total}")
-        return lines
+    def observe_simulation(
+        self, submitted_s: float, began_s: float, ended_s: float, read_s: float, now_s: float
+    ) -> None:
+        """One simulation's way, in time.monotonic() seconds (the worker's stamps included:
+        one clock for every process on the machine)."""
+        self.simulation_queue.observe(max(0.0, began_s - submitted_s))
+        self.simulation_run_s += max(0.0, ended_s - began_s)
+        self.simulation_return_s += max(0.0, read_s - ended_s)
+        self.simulation_handoff_s += max(0.0, now_s - read_s)
 
     def _gc_lines(self) -> list[str]:
         gc = self.gc
@@ -86,9 +116,10 @@ class Metrics:
             "# HELP carom_gc_longest_pause_seconds The longest collection since the start.",
             "# TYPE carom_gc_longest_pause_seconds gauge",
             f"carom_gc_longest_pause_seconds {gc.longest_s:.6f}",
-            "# HELP carom_gc_frozen_objects Objects out of the collector's sight until a sweep.",
+            "# HELP carom_gc_frozen_objects Objects out of the collector's sight until a sweep "
+            "(counted at the start and at each sweep).",
             "# TYPE carom_gc_frozen_objects gauge",
-            f"carom_gc_frozen_objects {Collector.frozen()}",
+            f"carom_gc_frozen_objects {gc.frozen}",
             "# TYPE carom_gc_sweeps_total counter",
             f"carom_gc_sweeps_total {gc.sweeps}",
             "# HELP carom_gc_swept_total Garbage objects the sweeps found in the frozen heap.",
@@ -128,13 +159,32 @@ class Metrics:
             "# HELP carom_simulation_wall_seconds_total Submit-to-result time of simulations.",
             "# TYPE carom_simulation_wall_seconds_total counter",
             f"carom_simulation_wall_seconds_total {self.simulation_wall_s:.6f}",
+            *self.simulation_queue.lines(
+                "carom_simulation_queue_seconds",
+                "Submit to the physics worker beginning the simulation.",
+            ),
+            "# HELP carom_simulation_run_seconds_total Wall time of simulations in the worker.",
+            "# TYPE carom_simulation_run_seconds_total counter",
+            f"carom_simulation_run_seconds_total {self.simulation_run_s:.6f}",
+            "# HELP carom_simulation_return_seconds_total The worker's result to the event loop "
+            "reading it.",
+            "# TYPE carom_simulation_return_seconds_total counter",
+            f"carom_simulation_return_seconds_total {self.simulation_return_s:.6f}",
+            "# HELP carom_simulation_handoff_seconds_total A result read to its room taking it up.",
+            "# TYPE carom_simulation_handoff_seconds_total counter",
+            f"carom_simulation_handoff_seconds_total {self.simulation_handoff_s:.6f}",
             "# HELP carom_store_seconds_total Event-loop time spent in database writes.",
             "# TYPE carom_store_seconds_total counter",
             f"carom_store_seconds_total {self.store_s:.6f}",
             "# HELP carom_loop_lag_seconds Worst event-loop lag in the last 10 s.",
             "# TYPE carom_loop_lag_seconds gauge",
             f"carom_loop_lag_seconds {self.loop_lag_s:.6f}",
-            *self._stroke_histogram(),
+            *self.loop_lag.lines(
+                "carom_loop_lag_probe_seconds", "How late each 50 ms probe sleep woke."
+            ),
+            *self.stroke.lines(
+                "carom_stroke_seconds", "Stroke received to stroke_played queued to the room."
+            ),
             *self._gc_lines(),
             "# TYPE carom_internal_errors_total counter",
             f"carom_internal_errors_total {self.internal_errors}",

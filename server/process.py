@@ -33,11 +33,17 @@ class ServerProcess:
         extra_args: Sequence[str] = (),
         timeout: float = 30.0,
         drain_seconds: float | None = 0.0,
+        new_session: bool = False,
     ) -> None:
         """``drain_seconds``: how long SIGTERM keeps /health at 503 before closing. 0 by
         default: nothing balances load in front of these servers, and whoever stops one wants
         it gone (a window closing, a test); None keeps ``carom serve``'s default (5 s).
-        ``--drain-seconds`` in ``extra_args`` wins."""
+        ``--drain-seconds`` in ``extra_args`` wins.
+
+        ``new_session``: start it in a session of its own (``setsid``), as a service manager
+        would, rather than in the caller's. On Linux with autogroup scheduling (the default) a
+        session shares the CPU fairly with the others, so a load generator that keeps the server
+        in its own session takes its CPU out of the server's share."""
         cmd = [sys.executable, "-m", "server", "--port", "0", "--db", str(db)]
         if workers is not None:
             cmd += ["--workers", str(workers)]
@@ -46,7 +52,11 @@ class ServerProcess:
         cmd += ["--log-level", log_level, *extra_args]
         self.log: list[str] = []  # the last 2000 lines the server printed
         self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            cmd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=new_session,
         )
         self.url = self._wait_ready(timeout)
         self.port = int(self.url.rstrip("/").rsplit(":", 1)[1])

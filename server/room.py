@@ -116,6 +116,12 @@ class SimOutcome:
     events: tuple[pv.EventView, ...]
     cpu_s: float
     failure: str | None = None
+    # When the worker began and finished the job (time.monotonic(): one clock for every process
+    # on the machine), so the server can tell the wait before the physics from the physics
+    # itself and from the way back (/metrics carom_simulation_*).
+    began_s: float = 0.0
+    ended_s: float = 0.0
+    read_s: float = 0.0  # when the event loop read it from the worker's pipe (same clock)
 
 
 @dataclass(slots=True)

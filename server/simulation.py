@@ -22,8 +22,10 @@ import itertools
 import logging
 import pickle
 import struct
+import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -35,6 +37,7 @@ from shared.table import table_by_name
 
 
 def run_job(job: SimJob) -> SimOutcome:
+    began = time.monotonic()
     start = time.process_time()
     try:
         from shared.physics import encode_trajectory, simulate, simulate_lag
@@ -50,10 +53,11 @@ def run_job(job: SimJob) -> SimOutcome:
         if not job.segments:
             result = replace(result, trajectory={})  # see SimJob.segments
     except Exception as exc:  # a physics bug must not take the room down; report it
-        return SimOutcome(
-            job.job, None, {}, (), time.process_time() - start, f"{type(exc).__name__}: {exc}"
-        )
-    return SimOutcome(job.job, result, trajectory, events, time.process_time() - start)
+        failure = f"{type(exc).__name__}: {exc}"
+        cpu = time.process_time() - start
+        return SimOutcome(job.job, None, {}, (), cpu, failure, began, time.monotonic())
+    cpu = time.process_time() - start
+    return SimOutcome(job.job, result, trajectory, events, cpu, None, began, time.monotonic())
 
 
 def warm_up() -> bool:
@@ -108,137 +112,164 @@ _pickled_view(EventView)
 log = logging.getLogger("carom.physics")
 # Jobs in each worker's pipe at once. The worker itself runs strokes before lags among what
 # it has received (server/worker.py), so the pipe may hold many: the bound is only a guard on
-# memory; past it, jobs wait in Slots, strokes first too.
+# memory; past it, jobs wait in the pool, strokes first too.
 IN_FLIGHT = 256
 _HEADER = struct.Struct("!I")  # frame length; each frame is one pickle
 
+Done = Callable[[SimOutcome], None]
+
+
+class _Results(asyncio.Protocol):
+    """The worker's stdout, read by the loop's own read callback: ``data_received`` runs in
+    the loop iteration whose select saw the bytes. (asyncio's subprocess transport delivers a
+    pipe's data one iteration later, through ``call_soon``; so the pipes are connected here.)"""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+
+    def data_received(self, data: bytes) -> None:
+        self.worker.received(data)
+
+    def eof_received(self) -> bool | None:
+        self.worker.die("physics worker died (its output closed)")
+        return None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.worker.die("physics worker died (its output closed)")
+
+
+class _Jobs(asyncio.BaseProtocol):
+    """The worker's stdin (asyncio buffers what the pipe cannot take at once)."""
+
+    def __init__(self, worker: Worker) -> None:
+        self.worker = worker
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.worker.die("physics worker died (its input closed)")
+
 
 class Worker:
-    """One ``python -m server.worker`` process and the jobs it has been given."""
+    """One ``python -m server.worker`` process and the jobs it has been given.
 
-    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+    Its results are read by the pipe's protocol (``_Results``) and handed to whoever submitted
+    the job at once, in the loop iteration that reads them. Measured at 2 000 rooms without
+    think time (docs/benchmarks.md, round 4): when they went through asyncio streams — the
+    pipe's read callback woke a reader task, which resolved a future, which woke the task that
+    had submitted the job, which posted the result to its room — every result crossed three
+    more loop iterations, and each job was handed over by a task of its own and written at the
+    end of the next iteration, so a 1–2 ms simulation waited tens of milliseconds on average,
+    seconds at the tail, for a busy loop.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.proc = proc
-        self.pending: dict[int, asyncio.Future[SimOutcome]] = {}
+        self.stdin: asyncio.WriteTransport | None = None
+        self.stdout: asyncio.ReadTransport | None = None
+        # pool key -> the room's job number (a failure names it) and who gets the outcome
+        self.pending: dict[int, tuple[int, Done]] = {}
         self.alive = True
-        self.reader = asyncio.create_task(self._read())
-        self._outbox: list[bytes] = []  # frames to write at the end of this loop iteration
+        self._buf = bytearray()
 
     @classmethod
     async def start(cls) -> Worker:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "server.worker",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            limit=2**26,
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server.worker"], stdin=subprocess.PIPE, stdout=subprocess.PIPE
         )
-        return cls(proc)
-
-    async def _read(self) -> None:
-        stdout = self.proc.stdout
-        assert stdout is not None
+        assert proc.stdin is not None and proc.stdout is not None
+        worker = cls(proc)
+        loop = asyncio.get_running_loop()
         try:
-            while True:
-                (size,) = _HEADER.unpack(await stdout.readexactly(_HEADER.size))
-                key, outcome = pickle.loads(await stdout.readexactly(size))
-                future = self.pending.pop(key, None)
-                if future is not None and not future.done():
-                    future.set_result(outcome)
-        except (asyncio.IncompleteReadError, ConnectionError, pickle.UnpicklingError) as exc:
-            self._die(f"physics worker died ({type(exc).__name__})")
+            worker.stdout, _ = await loop.connect_read_pipe(lambda: _Results(worker), proc.stdout)
+            worker.stdin, _ = await loop.connect_write_pipe(lambda: _Jobs(worker), proc.stdin)
+        except BaseException:
+            await worker.stop()
+            raise
+        return worker
 
-    def _die(self, why: str) -> None:
+    @property
+    def pid(self) -> int:
+        return self.proc.pid
+
+    def received(self, data: bytes | bytearray) -> None:
+        """Every complete result in what arrived goes to its job's ``done`` now."""
+        buf = self._buf
+        buf += data
+        at = 0
+        try:
+            while len(buf) - at >= _HEADER.size:
+                (size,) = _HEADER.unpack_from(buf, at)
+                if len(buf) - at - _HEADER.size < size:
+                    break
+                start = at + _HEADER.size
+                key, outcome = pickle.loads(buf[start : start + size])
+                at = start + size
+                entry = self.pending.pop(key, None)
+                if entry is not None:
+                    _call(entry[1], replace(outcome, read_s=time.monotonic()))
+        except pickle.UnpicklingError as exc:
+            self.die(f"physics worker died ({type(exc).__name__})")
+        finally:
+            if at:
+                del buf[:at]
+
+    def die(self, why: str) -> None:
+        """Fail every job this worker holds (their rooms answer ``internal_error``)."""
         self.alive = False
-        for future in self.pending.values():
-            if not future.done():
-                future.set_exception(RuntimeError(why))
-        self.pending.clear()
+        pending, self.pending = self.pending, {}
+        for job, done in pending.values():
+            _call(done, SimOutcome(job, None, {}, (), 0.0, why))
 
-    async def run(self, key: int, job: SimJob) -> SimOutcome:
-        stdin = self.proc.stdin
-        assert stdin is not None
-        if not self.alive:
-            raise RuntimeError("physics worker died")
-        future: asyncio.Future[SimOutcome] = asyncio.get_running_loop().create_future()
-        self.pending[key] = future
-        data = pickle.dumps((key, job), protocol=pickle.HIGHEST_PROTOCOL)
-        if not self._outbox:
-            # Every job submitted in this loop iteration goes in one write (a start burst
-            # submits hundreds at once; one system call each was ~3 % of the loop's time).
-            asyncio.get_running_loop().call_soon(self._flush)
-        self._outbox += (_HEADER.pack(len(data)), data)
-        return await future
+    def send(self, key: int, job: SimJob, done: Done) -> None:
+        """Hand ``job`` to the worker now; ``done`` gets its outcome (or the failure).
 
-    def _flush(self) -> None:
-        stdin = self.proc.stdin
-        assert stdin is not None
-        data, self._outbox = b"".join(self._outbox), []
-        if stdin.is_closing():
-            self._die("physics worker died (its pipe is closed)")
+        One write per job, at once: the worker starts on it while the loop goes on with its
+        iteration. (Jobs used to be gathered and written at the end of the loop iteration, one
+        write for a start burst's hundreds of lags; every stroke then waited one more loop
+        iteration before the worker saw it. A write to the pipe costs ~10 µs, so the 2 000
+        lags of a synchronized start cost the loop ~20 ms.)"""
+        stdin = self.stdin
+        if not self.alive or stdin is None or stdin.is_closing():
+            self.die("physics worker died (its input is closed)")
+            _call(done, SimOutcome(job.job, None, {}, (), 0.0, "physics worker died"))
             return
+        self.pending[key] = (job.job, done)
+        data = pickle.dumps((key, job), protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            stdin.write(data)  # the pipe is wide (server/worker.py); asyncio buffers the rest
+            # The pipe is wide (server/worker.py); asyncio buffers what does not fit.
+            stdin.write(_HEADER.pack(len(data)) + data)
         except (ConnectionError, RuntimeError) as exc:
-            self._die(f"physics worker died ({type(exc).__name__})")
+            self.die(f"physics worker died ({type(exc).__name__})")
 
     async def stop(self) -> None:
+        """Kill the process, wait for it (no zombie) and fail what it held."""
         self.alive = False
-        if self.proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                self.proc.kill()
-            await self.proc.wait()
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.kill()
+        for transport, pipe in ((self.stdin, self.proc.stdin), (self.stdout, self.proc.stdout)):
+            if transport is not None:
+                transport.close()  # closes the pipe too
+            elif pipe is not None:
+                pipe.close()
+        await asyncio.to_thread(self.proc.wait)
+        self.die("physics worker stopped")
 
 
-class Slots:
-    """At most ``n`` jobs handed to the workers at once; the others wait here, strokes before
-    lags, each kind in arrival order.
-
-    Measured (docs/benchmarks.md, 1 000 rooms starting together): the lag burst put up to ~440
-    jobs into one worker's pipe at once, and a stroke written behind them waited ~0.4–1 s for
-    0.4 ms of physics, because the worker read its pipe as a FIFO. The worker now reorders what
-    it has received (strokes first, server/worker.py); this bound (IN_FLIGHT per worker) only
-    keeps memory in check. With 16 jobs per worker it also capped the physics at 16 jobs per
-    round trip through the busy event loop: at 2 000 rooms lags waited ~7 s and strokes
-    ~1.4 s on average for an idle worker.
-    """
-
-    def __init__(self, n: int) -> None:
-        self.free = n
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
-
-    async def acquire(self, priority: int) -> None:
-        if self.free > 0 and not self._waiting:
-            self.free -= 1
-            return
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (priority, next(self._order), turn))
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                self.release()  # granted just as we were cancelled: pass it on
-            else:
-                self._waiting = [w for w in self._waiting if w[2] is not turn]
-                heapq.heapify(self._waiting)
-            raise
-
-    def release(self) -> None:
-        while self._waiting:
-            _, _, turn = heapq.heappop(self._waiting)
-            if not turn.done():
-                turn.set_result(None)  # the slot goes straight to the next in line
-                return
-        self.free += 1
+def _call(done: Done, outcome: SimOutcome) -> None:
+    """``done(outcome)``; a failing callback (our bug) must not stop the other results."""
+    try:
+        done(outcome)
+    except Exception:
+        log.exception("a physics result's callback failed")
 
 
 class PhysicsPool:
     """Worker processes for the physics; ``workers == 0`` runs it on the event loop itself
     (tests and tiny servers: a stroke blocks the loop for its 1–5 ms).
+
+    ``submit`` hands a job over without a task of its own: the job is written to the least busy
+    worker at the end of the loop iteration, and ``done`` is called from the pipe's read
+    callback (``Worker``). Up to IN_FLIGHT jobs per worker are in the pipes; the others wait
+    here, strokes before lags, each kind in arrival order, and go out as results come back.
 
     A worker that dies (the OOM killer, a crash in a C extension) fails only the jobs it held
     (their rooms answer ``internal_error`` and nothing changes) and is replaced on the next job.
@@ -248,34 +279,88 @@ class PhysicsPool:
         self.size = workers
         self.workers: list[Worker] = []
         self._keys = itertools.count(1)
-        self._replacing = asyncio.Lock()
-        self.slots = Slots(max(1, workers) * IN_FLIGHT)
+        self._order = itertools.count()
+        self._waiting: list[tuple[int, int, SimJob, Done]] = []
+        self._in_flight = 0
+        self._limit = max(1, workers) * IN_FLIGHT
+        self._replacing: asyncio.Task[None] | None = None
+        self._closing = False
 
     async def warm_up(self) -> None:
         self.workers = [await Worker.start() for _ in range(self.size)]
 
-    async def run(self, job: SimJob) -> SimOutcome:
+    def submit(self, job: SimJob, done: Done) -> None:
+        """Run ``job``; ``done`` gets the outcome (a failure has ``result`` None), from a loop
+        callback, never before this returns (or at once with ``workers == 0``)."""
         if self.size == 0:
-            return run_job(job)
-        if not all(w.alive for w in self.workers):
-            async with self._replacing:  # one replacement, however many jobs noticed
-                for i, w in enumerate(self.workers):
-                    if not w.alive:
-                        log.warning("replacing a dead physics worker")
-                        await w.stop()
-                        self.workers[i] = await Worker.start()
-        await self.slots.acquire(0 if job.kind == "stroke" else 1)
-        try:
-            worker = min(self.workers, key=lambda w: len(w.pending))
-            return await worker.run(next(self._keys), job)
-        except RuntimeError as exc:
-            return SimOutcome(job.job, None, {}, (), 0.0, str(exc))
-        finally:
-            self.slots.release()
+            done(run_job(job))
+            return
+        heapq.heappush(
+            self._waiting, (0 if job.kind == "stroke" else 1, next(self._order), job, done)
+        )
+        self._dispatch()
+
+    async def run(self, job: SimJob) -> SimOutcome:
+        """``submit`` as a coroutine."""
+        future: asyncio.Future[SimOutcome] = asyncio.get_running_loop().create_future()
+
+        def done(outcome: SimOutcome) -> None:
+            if not future.done():
+                future.set_result(outcome)
+
+        self.submit(job, done)
+        return await future
+
+    def _dispatch(self) -> None:
+        """Hand waiting jobs to live workers while there is room in the pipes."""
+        if self._closing:
+            return
+        if any(not w.alive for w in self.workers):
+            self._replace()
+        live = [w for w in self.workers if w.alive]
+        while self._waiting and self._in_flight < self._limit and live:
+            _, _, job, done = heapq.heappop(self._waiting)
+            worker = min(live, key=lambda w: len(w.pending))
+            self._in_flight += 1
+            worker.send(next(self._keys), job, self._finisher(done))
+
+    def _finisher(self, done: Done) -> Done:
+        def finish(outcome: SimOutcome) -> None:
+            self._in_flight -= 1
+            _call(done, outcome)
+            if self._waiting:
+                self._dispatch()
+
+        return finish
+
+    def _replace(self) -> None:
+        """Start replacements for dead workers, once however many jobs noticed; the jobs wait
+        here meanwhile."""
+        if self._replacing is None or self._replacing.done():
+            self._replacing = asyncio.get_running_loop().create_task(self._replace_dead())
+
+    async def _replace_dead(self) -> None:
+        for i, w in enumerate(self.workers):
+            if not w.alive:
+                log.warning("replacing a dead physics worker")
+                await w.stop()
+                try:
+                    self.workers[i] = await Worker.start()
+                except OSError as exc:
+                    log.error("could not start a physics worker: %s", exc)
+        self._dispatch()
 
     def pids(self) -> list[int]:
-        return [w.proc.pid for w in self.workers]
+        return [w.pid for w in self.workers]
 
     async def shutdown(self) -> None:
+        self._closing = True
+        if self._replacing is not None:
+            self._replacing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._replacing
         for w in self.workers:
             await w.stop()
+        waiting, self._waiting = self._waiting, []
+        for _, _, job, done in waiting:
+            _call(done, SimOutcome(job.job, None, {}, (), 0.0, "the server is shutting down"))

@@ -5,10 +5,16 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import time
+from pathlib import Path
 
-from server.room import SimJob
+from server.actor import RoomActor, Simulated
+from server.metrics import Metrics
+from server.room import Room, SimJob
 from server.simulation import PhysicsPool, run_job
+from server.store import Store
 from shared.physics import Stroke, decode_trajectory
+from shared.protocol import to_server as ts
 from shared.rules.placement import break_position
 from shared.table import BALLS, MATCH
 
@@ -113,3 +119,46 @@ def test_the_worker_queues_what_it_reads_strokes_first() -> None:
         os.close(r)
         if w != -1:
             os.close(w)
+
+
+async def test_a_result_reaches_its_room_in_the_loop_iteration_that_reads_it(
+    tmp_path: Path,
+) -> None:
+    """At 2 000 rooms a result used to cross three more loop iterations after its bytes were
+    readable (a reader task woke, resolved a future, which woke a task per job, which posted
+    to the room), and each iteration of a busy loop is long. Here every iteration is made long
+    (a callback that blocks 20 ms, as a busy loop's work would), and we count the iterations
+    that begin between the worker finishing the simulation and the result being in the room's
+    inbox: at most the one in which it finished (then it is read at the next select)."""
+    pool = PhysicsPool(1)
+    store = Store(str(tmp_path / "carom.db"))
+    try:
+        await pool.warm_up()
+        room = Room("r1", ts.CreateRoom(discipline="three_cushion"), 0)
+        actor = RoomActor(
+            room, store, pool, lambda *a: None, lambda *a: None, Metrics(), lambda a: None
+        )
+        loop = asyncio.get_running_loop()
+        began: list[float] = []  # when each busy iteration's work began
+        arrived = loop.create_future()
+
+        def busy() -> None:
+            if not actor.inbox.empty() and not arrived.done():
+                arrived.set_result(time.monotonic())
+                return
+            began.append(time.monotonic())
+            time.sleep(0.02)
+            loop.call_soon(busy)
+
+        loop.call_soon(busy)
+        actor._submit(_job(1))
+        seen = await asyncio.wait_for(arrived, 30)
+        item = actor.inbox.get_nowait()
+        assert isinstance(item, Simulated) and item.outcome.result is not None
+        ended = item.outcome.ended_s
+        assert 0 < ended < seen
+        between = [t for t in began if ended < t < seen]
+        assert len(between) <= 1, (len(between), [round(t - ended, 3) for t in began])
+    finally:
+        await pool.shutdown()
+        store.close()
