@@ -10,7 +10,7 @@ from pathlib import Path
 
 from server.actor import RoomActor, Simulated
 from server.metrics import Metrics
-from server.room import Room, SimJob
+from server.room import Room, SimJob, settings_from_wire
 from server.simulation import PhysicsPool, run_job
 from server.store import Store
 from shared.physics import Stroke, decode_trajectory
@@ -134,7 +134,7 @@ async def test_a_result_reaches_its_room_in_the_loop_iteration_that_reads_it(
     store = Store(str(tmp_path / "carom.db"))
     try:
         await pool.warm_up()
-        room = Room("r1", ts.CreateRoom(discipline="three_cushion"), 0)
+        room = Room("r1", settings_from_wire(ts.CreateRoom(discipline="three_cushion")), 0)
         actor = RoomActor(
             room, store, pool, lambda *a: None, lambda *a: None, Metrics(), lambda a: None
         )
