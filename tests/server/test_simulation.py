@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 from server.actor import RoomActor, Simulated
+from server.events import EventBus
 from server.metrics import Metrics
 from server.room import Room, SimJob, settings_from_wire
 from server.simulation import PhysicsPool, run_job
@@ -136,7 +137,14 @@ async def test_a_result_reaches_its_room_in_the_loop_iteration_that_reads_it(
         await pool.warm_up()
         room = Room("r1", settings_from_wire(ts.CreateRoom(discipline="three_cushion")), 0)
         actor = RoomActor(
-            room, store, pool, lambda *a: None, lambda *a: None, Metrics(), lambda a: None
+            room,
+            store,
+            pool,
+            lambda *a: None,
+            lambda *a: None,
+            Metrics(),
+            lambda a: None,
+            EventBus(),
         )
         loop = asyncio.get_running_loop()
         began: list[float] = []  # when each busy iteration's work began
