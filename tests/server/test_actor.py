@@ -16,7 +16,8 @@ from server.room import shift_clocks
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
-from tests.server.midmatch import clock_left_ms, now_ms, reach_mid_match, without_clocks
+from shared.protocol.views import MatchView
+from tests.server.midmatch import MidMatch, clock_left_ms, now_ms, reach_mid_match, without_clocks
 from tests.server.test_room import OPTIONS, _to_play
 from tests.server.wire import Wire, fill_disk, find_scoring_stroke, health
 
@@ -44,6 +45,26 @@ async def _rejoin(url: str, old: Wire, name: str, rid: str) -> Wire:
     return back
 
 
+async def _back_as_it_was(url: str, m: MidMatch, before: MatchView, left_before: int) -> None:
+    """Both players rejoin the restarted server: the shooter gets a turn with what was left of
+    the clock when the server went away (not a fresh 30 s, not less the downtime), the whole
+    match is as it was (score, innings, averages, runs, balls, shooter, phase), and nothing was
+    called against anyone on the way. ``left_before``: the shooter's clock when it went away."""
+    names = ("alice", "bob")
+    other = await _rejoin(url, m.players[1 - m.shooter], names[1 - m.shooter], m.room_id)
+    shooter = await _rejoin(url, m.players[m.shooter], names[m.shooter], m.room_id)
+    turn = await other.expect(tc.Turn, where=lambda t: t.deadline_ms is not None, timeout=5)
+    assert turn.shooter == m.shooter and turn.phase == "play"
+    assert turn.deadline_ms is not None
+    left_after = turn.deadline_ms - now_ms()
+    assert abs(left_after - left_before) < SLACK_MS, (left_before, left_after)
+    after = (await shooter.request(ts.Sync(), tc.Snapshot)).match
+    assert without_clocks(after) == without_clocks(before)
+    assert not any(isinstance(msg, tc.Call) and msg.code == "foul" for msg in other.log)
+    await shooter.close()
+    await other.close()
+
+
 async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     tmp_path: Path, procs: list[ServerProcess]
 ) -> None:
@@ -60,23 +81,7 @@ async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     second = ServerProcess(db, workers=0)
     procs.append(second)
 
-    names = ("alice", "bob")
-    other = await _rejoin(second.url, m.players[1 - m.shooter], names[1 - m.shooter], m.room_id)
-    shooter = await _rejoin(second.url, m.players[m.shooter], names[m.shooter], m.room_id)
-    # The shooter is back: everyone gets a turn with the new deadline, and it gives the
-    # shooter what was left before the drain, not that minus the downtime, nor a fresh clock.
-    turn = await other.expect(tc.Turn, where=lambda t: t.deadline_ms is not None, timeout=5)
-    assert turn.shooter == m.shooter and turn.phase == "play"
-    assert turn.deadline_ms is not None
-    left_after = turn.deadline_ms - now_ms()
-    assert abs(left_after - left_before) < SLACK_MS, (left_before, left_after)
-    # The whole match is as it was: score, innings, averages, runs, balls, shooter, phase.
-    after = (await shooter.request(ts.Sync(), tc.Snapshot)).match
-    assert without_clocks(after) == without_clocks(before)
-    # Nothing was called against the shooter on the way.
-    assert not any(isinstance(msg, tc.Call) and msg.code == "foul" for msg in other.log)
-    await shooter.close()
-    await other.close()
+    await _back_as_it_was(second.url, m, before, left_before)
 
 
 async def test_a_kill_and_restart_keeps_the_shot_clock_used_and_the_whole_match(
@@ -94,19 +99,8 @@ async def test_a_kill_and_restart_keeps_the_shot_clock_used_and_the_whole_match(
     second = ServerProcess(db, workers=0)
     procs.append(second)
 
-    names = ("alice", "bob")
-    other = await _rejoin(second.url, m.players[1 - m.shooter], names[1 - m.shooter], m.room_id)
-    shooter = await _rejoin(second.url, m.players[m.shooter], names[m.shooter], m.room_id)
-    # The clock runs again with what the shooter had at the crash (the server marks its live
-    # rooms twice a second), not a fresh 30 s and not less the downtime.
-    turn = await other.expect(tc.Turn, where=lambda t: t.deadline_ms is not None, timeout=5)
-    assert turn.shooter == m.shooter and turn.deadline_ms is not None
-    left_after = turn.deadline_ms - now_ms()
-    assert abs(left_after - left_before) < SLACK_MS, (left_before, left_after)
-    after = (await shooter.request(ts.Sync(), tc.Snapshot)).match
-    assert without_clocks(after) == without_clocks(before)
-    await shooter.close()
-    await other.close()
+    # The server marked its live rooms twice a second: the clock is what it was at the crash.
+    await _back_as_it_was(second.url, m, before, left_before)
 
 
 async def test_a_kill_and_restart_charges_no_downtime_to_a_reconnection_grace(
