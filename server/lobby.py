@@ -17,6 +17,7 @@ import logging
 import secrets
 import sqlite3
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING
@@ -57,6 +58,7 @@ from server.lobby_core import (
     Route,
 )
 from server.metrics import Metrics
+from server.record import RoomSettings
 from server.redact import redacted
 from server.room import ConnId, Member, Room, settings_from_wire
 from server.rows import match_rows
@@ -702,23 +704,48 @@ class GameServer:
         if refusal is not None:
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
-        room_id = "r" + secrets.token_hex(5)
         try:
-            room = Room(room_id, settings_from_wire(msg), now_ms(), password_hash=hashed)
+            settings = settings_from_wire(msg)
         except ValueError as exc:
             self.reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return
-        room.creator = client.player_id
-        assert self.store is not None
-        # Saved before it exists for anyone: a room that cannot be written is refused.
-        if self.cluster is not None:  # the room caps over every node, then the lease
-            refusal = await self.cluster.claim(room_id, client)
+        cluster = self.cluster
+        opened = await self.open_room(
+            settings,
+            client.player_id,
+            conn=client.conn,
+            password_hash=hashed,
+            # On a cluster: the room caps over every node, then the lease.
+            claim=None if cluster is None else lambda room_id: cluster.claim(room_id, client),
+        )
+        if isinstance(opened, str):
+            self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, opened, msg.id))
+            return
+        self.reply(client, tc.RoomCreated(room_id=opened.room.room_id, re=msg.id))
+
+    async def open_room(
+        self,
+        settings: RoomSettings,
+        creator: str | None,
+        *,
+        conn: ConnId | None = None,
+        password_hash: str | None = None,
+        claim: Callable[[str], Awaitable[str | None]] | None = None,
+    ) -> RoomActor | str:
+        """The one way a new room comes to exist, whoever asks (create_room, quick match, and
+        any later feature): ``claim`` first (a cluster's caps and lease: a refusal sentence is
+        returned as it is), then the room's row is written, before the room exists for anyone
+        (a room that cannot be saved raises the store's error and never runs), then it runs
+        here. A room restored or taken over is already stored: :meth:`run_room`."""
+        room = Room("r" + secrets.token_hex(5), settings, now_ms(), password_hash=password_hash)
+        room.creator = creator
+        if claim is not None:
+            refusal = await claim(room.room_id)
             if refusal is not None:
-                self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
-                return
+                return refusal
+        assert self.store is not None
         await self.store.run(self.store.save_room, room_record(room), now_ms())
-        self.run_room(room, client.conn)
-        self.reply(client, tc.RoomCreated(room_id=room_id, re=msg.id))
+        return self.run_room(room, conn)
 
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)

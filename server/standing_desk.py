@@ -26,14 +26,13 @@ from server.accounts import (
     name_problem,
     password_problem,
 )
-from server.actor import Enter, now_ms, room_record
+from server.actor import Enter, now_ms
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.events import DomainEvent, MatchFinished
 from server.hashing import Busy
 from server.limits import Attempts, LocalAttempts
 from server.matchmaking import Matchmaker, Ticket, TicketQueue
 from server.record import RoomSettings
-from server.room import Room
 from server.rows import leader_rows, profile_matches, standing_rows
 from server.standings import Change
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
@@ -369,19 +368,24 @@ class StandingDesk:
         """A room exactly as if ``a`` had created it and both had joined by hand; its id, or
         None when it could not be saved. (``b`` None: on a cluster, the other player is on
         another node, which joins them through a relay: server/cluster/queue.py.)"""
-        server, store = self.server, self.server.store
-        assert store is not None
+        server, cluster = self.server, self.server.cluster
         chosen = {} if ticket.distance is None else {"distance": ticket.distance}
-        room = Room("r" + secrets.token_hex(5), RoomSettings(ticket.discipline, chosen), now_ms())
-        room.creator = a.player_id
-        try:  # saved before it exists for anyone, as the lobby does for create_room
-            if server.cluster is not None:  # its lease first: the other node finds it at once
-                await server.cluster.claim_quick(room.room_id, a.player_id)
-            await store.run(store.save_room, room_record(room), now_ms())
+
+        async def lease_first(room_id: str) -> None:  # the other node finds it at once
+            assert cluster is not None
+            await cluster.claim_quick(room_id, a.player_id)
+
+        try:
+            actor = await server.open_room(
+                RoomSettings(ticket.discipline, chosen),
+                a.player_id,
+                claim=None if cluster is None else lease_first,
+            )
         except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/sql.py)
             log.exception("could not save a quick-match room")
             return None
-        actor = server.run_room(room)
+        assert not isinstance(actor, str)  # a quick match's claim refuses nothing
+        room = actor.room
         for client in (a, b) if b is not None else (a,):
             client.room = actor
             token = new_token()
