@@ -37,6 +37,10 @@ def _opt(v: Any) -> str:
     return "default" if v is None else ("on" if v is True else ("off" if v is False else str(v)))
 
 
+def _opt_none(word: str) -> Any:
+    return lambda v: word if v is None else _opt(v)
+
+
 class CreateDialog:
     """Every ``create_room`` option (PROTOCOL.md), each a picker or a field."""
 
@@ -56,6 +60,8 @@ class CreateDialog:
             col, row = i % 3, i // 3
             rect = Rect(left + col * (col_w + 20), top - (row + 1) * row_h, col_w, 34)
             fmt = discipline_title if key == "discipline" else _opt
+            if key in BY_NAME and BY_NAME[key].default_text != "derived":
+                fmt = _opt_none(BY_NAME[key].default_text)  # "none" rather than "default"
             self.pickers[key] = Picker(key, label, rect, choices, 0, fmt)
         last = len(spec)
         self.password = TextField(
