@@ -111,6 +111,12 @@ class TableState:
             self.enter_room(msg.room_id, msg.seat, msg.seat_token)
         if isinstance(msg, tc.Left):
             self.leave_room()
+        if (
+            isinstance(msg, tc.Audience)
+            and self.room is not None
+            and msg.room_id == self.room.room_id
+        ):
+            self.room = replace(self.room, spectators=msg.spectators)
         seq = getattr(msg, "seq", None)
         if not isinstance(seq, int):
             return "direct"

@@ -49,6 +49,7 @@ RULES_CODES = frozenset(c.value for c in ErrorCode)
 CHAT_RATE = 5.0  # lines per second
 CHAT_BURST = 10.0
 MAX_LAG_RETRIES = 3
+AUDIENCE_EVERY_MS = 1000  # a changed spectator count is announced at most this often
 MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
 # Broadcasts after a room's last save may have reached clients before a crash: a restored room
 # continues this far above the saved seq, so no client mistakes a new message for one it has.
@@ -210,6 +211,8 @@ class Room:
         self.state: MatchState = rules.new_match(self.options, now_ms)
         self.seats: list[SeatHolder | None] = [None, None]
         self.spectators: dict[ConnId, Member] = {}
+        self.audience_sent = 0  # the spectator count everyone was last told
+        self.audience_due: int | None = None  # when to tell them a changed count
         self.seq = 0
         self.match_id: int | None = None
         self.pending: SimJob | None = None
@@ -465,6 +468,7 @@ class Room:
         self.spectators[who.conn] = who
         fx.attach.append(who.conn)
         fx.to([who.conn], self.snapshot(None, msg.id, now))
+        self._audience_changed(now)
         return fx
 
     def rejoin(self, who: Member, msg: ts.Rejoin, token_hash: str, now: int) -> Effects:
@@ -520,6 +524,7 @@ class Room:
             fx.to([conn], tc.Left(room_id=self.room_id, re=re))
         if conn in self.spectators:
             del self.spectators[conn]
+            self._audience_changed(now)
             return fx
         seat = self.seat_of(conn)
         if seat is None:
@@ -632,9 +637,26 @@ class Room:
             fx.to([who.conn], refusal(exc, re))
         return fx
 
+    def _audience_changed(self, now: int) -> None:
+        """Spectators came or went: everyone hears the new count within a second, once however
+        many moved meanwhile (a crowd arriving costs one message each, not one per arrival)."""
+        if self.audience_due is None:
+            self.audience_due = now + AUDIENCE_EVERY_MS
+
+    def _announce_audience(self, fx: Effects, now: int) -> None:
+        if self.audience_due is None or self.audience_due > now:
+            return
+        self.audience_due = None
+        if len(self.spectators) != self.audience_sent:
+            self.audience_sent = len(self.spectators)
+            msg = tc.Audience(room_id=self.room_id, spectators=self.audience_sent)
+            fx.to(self.conns(), msg)
+
     def tick(self, now: int) -> Effects:
-        """Apply every referee deadline that is due (shot clock, lag clock, grace …)."""
+        """Apply every referee deadline that is due (shot clock, lag clock, grace …), and
+        announce a changed audience."""
         fx = Effects()
+        self._announce_audience(fx, now)
         if self.pending is not None:
             return fx  # the stroke in flight was sent in time; its result comes first
         both = rules.lag_strokes(self.state)
@@ -651,6 +673,12 @@ class Room:
 
     def next_wake(self) -> int | None:
         """The server time at which :meth:`tick` has something to do."""
+        referee = self._referee_wake()
+        if self.audience_due is None:
+            return referee
+        return self.audience_due if referee is None else min(referee, self.audience_due)
+
+    def _referee_wake(self) -> int | None:
         if self.pending is not None:
             return None
         if rules.lag_strokes(self.state) is not None:

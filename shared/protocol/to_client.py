@@ -316,6 +316,20 @@ class Error(ServerMessage):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Audience(ServerMessage):
+    """How many watch the room now, to everyone in it, at most once a second while it changes.
+    Not a numbered broadcast (no ``seq``): a client that does not know it loses nothing."""
+
+    TYPE: ClassVar[str] = "audience"
+    room_id: str
+    spectators: int
+
+    def _validate(self) -> None:
+        check_str("room_id", self.room_id, 32, 1)
+        check_int("spectators", self.spectators, 0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Pong(ServerMessage):
     TYPE: ClassVar[str] = "pong"
     server_time_ms: int
@@ -475,6 +489,7 @@ SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
     Leaderboard,
     Profile,
     Rated,
+    Audience,
 )
 
 

@@ -83,3 +83,13 @@ def test_joined_keeps_the_seat_token() -> None:
     st = TableState()
     st.apply(tc.Joined(room_id="r9", seat=0, seat_token="secret", re=3))
     assert (st.room_id, st.seat, st.seat_token, st.spectating) == ("r9", 0, "secret", False)
+
+
+def test_the_audience_count_follows_the_room_and_ignores_another_rooms() -> None:
+    s = TableState()
+    s.apply(snapshot(5))
+    assert s.apply(tc.Audience(room_id="r1", spectators=7)) == "direct"
+    assert s.room is not None and s.room.spectators == 7
+    assert s.seq == 5  # no broadcast number was used: nothing to resync
+    s.apply(tc.Audience(room_id="elsewhere", spectators=99))
+    assert s.room.spectators == 7

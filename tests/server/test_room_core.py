@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from server.room import Member
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -308,3 +309,33 @@ def test_a_shooter_who_drops_mid_stroke_loses_nothing(back_at: str) -> None:
     again = d.expect(carol, tc.StrokePlayed)
     assert again.shooter == breaker and again.seq > played.seq
     assert d.room.state.current.points == scored and d.room.state.shooter == 1 - breaker
+
+
+def test_everyone_hears_the_audience_change_once_a_second_however_many_come_and_go() -> None:
+    d = _room()
+    d.seat_all()  # carol watches, alice and bob play
+    alice, carol = d.people["alice"], d.people["carol"]
+
+    def told(who: Member) -> list[int]:
+        return [m.spectators for m in d.read(who) if isinstance(m, tc.Audience)]
+
+    d.advance(1000)
+    assert told(alice) == [1] and told(carol) == [1]
+    # A crowd arrives within the second: one message with the count it came to.
+    fans = [d.member(f"fan{i}") for i in range(5)]
+    for fan in fans:
+        d.spectate(fan)
+    d.advance(999)
+    assert told(alice) == []  # not before the second is over
+    d.advance(1)
+    assert told(alice) == [6] and told(fans[0]) == [6]
+    # Two leave and one comes back: one message; nothing when the count ends where it was.
+    d.drop(fans[0])
+    d.drop(fans[1])
+    d.advance(1000)
+    assert told(alice) == [4]
+    d.drop(fans[2])
+    d.spectate(d.member("fan2-again"))
+    d.advance(1000)
+    assert told(alice) == []
+    assert d.room.snapshot(None, now=d.now).room.spectators == 4
