@@ -88,7 +88,7 @@ CLIENT: dict[type[ClientMessage], st.SearchStrategy[Any]] = {
         lambda **kw: ts.CreateRoom(**kw, private=True if kw["password"] else None),
         discipline=st.sampled_from(ts.DISCIPLINES),
         distance=st.none() | st.integers(1, 10_000),
-        shot_clock_s=st.none() | st.integers(1, 600),
+        shot_clock_s=st.none() | st.integers(5, 600),  # the options table's bounds
         innings_limit=st.none() | st.integers(1, 10_000),
         sets=st.none() | st.integers(1, 9),
         equalizing=st.none() | st.booleans(),
@@ -193,6 +193,9 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
     ),
     tc.Error: st.builds(tc.Error, code=names, message=st.text(max_size=50), re=ids),
     tc.Pong: st.builds(tc.Pong, server_time_ms=times, re=ids),
+    tc.Audience: st.builds(
+        tc.Audience, room_id=st.text(min_size=1, max_size=32), spectators=st.integers(0, 10_000)
+    ),
     tc.Matches: st.builds(tc.Matches, matches=views_of(pv.MatchRow), re=ids),
     tc.Replay: st.builds(
         tc.Replay,
