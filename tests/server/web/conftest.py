@@ -18,6 +18,7 @@ import pytest
 from server.config import ServerConfig
 from server.lobby import GameServer
 from tests.server.web.browser import chromium
+from tests.strict import uses_engine
 
 ROOT = Path(__file__).resolve().parents[3]
 T = TypeVar("T")
@@ -65,8 +66,9 @@ def live(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 @pytest.fixture
-def browsers(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+def browsers(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
     """``open(width=…, height=…, mobile=…)``: a new headless Chromium, quit at the end."""
+    uses_engine(request, "Chromium")
     with contextlib.ExitStack() as stack:
         count = 0
 
