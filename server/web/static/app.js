@@ -996,7 +996,7 @@
       entered: false,
       gone: false,
     };
-    const stats = { frames: [], firstTableMs: null };
+    const stats = { frames: [], intervals: [], firstTableMs: null };
     window.caromStats = stats;
 
     // Elements ----------------------------------------------------------------------------------
@@ -1307,7 +1307,11 @@
       const paths = {};
       for (const [ball, flat] of Object.entries(msg.trajectory || {})) paths[ball] = flat;
       R.motion = { paths, start_ms: msg.start_ms, rest_ms: msg.rest_ms, after };
-      requestAnimationFrame(frame);
+      showCall(""); // the referee speaks when the balls stop
+      if (!looping) {
+        looping = true;
+        requestAnimationFrame(frame);
+      }
     }
 
     function restNow() {
@@ -1364,16 +1368,23 @@
       return null;
     }
 
-    function frame() {
-      if (!R.motion) return;
-      const t0 = performance.now();
-      if (link.serverNow() >= R.motion.rest_ms) {
-        restNow();
+    let lastFrame = null;
+    let looping = false;
+    function frame(now) {
+      if (!R.motion || link.serverNow() >= R.motion.rest_ms) {
+        looping = false;
+        lastFrame = null;
+        if (R.motion) restNow();
         return;
       }
+      const t0 = performance.now();
       view.draw(ballsNow(), null, null);
+      // For `python -m bench web`: the time each frame takes to draw, and between frames.
       stats.frames.push(performance.now() - t0);
+      if (lastFrame !== null) stats.intervals.push(now - lastFrame);
+      lastFrame = now;
       if (stats.frames.length > 2000) stats.frames.splice(0, 1000);
+      if (stats.intervals.length > 2000) stats.intervals.splice(0, 1000);
       requestAnimationFrame(frame);
     }
 
@@ -1421,7 +1432,9 @@
         return;
       }
       const atRest = !R.motion;
-      for (const seat of [0, 1]) {
+      const seats = room.players.length;
+      panels[1].box.hidden = seats < 2; // a practice table has one seat
+      for (const seat of [0, 1].slice(0, seats)) {
         const p = panels[seat];
         const seatView = room.seats ? room.seats[seat] : null;
         setText(p.name, seatView ? seatView.name : room.players[seat] || "Free seat");
@@ -1441,7 +1454,6 @@
         }
         setText(p.away, awayText);
       }
-      const opts = room.options || {};
       setText(game, `${discipline(room.discipline)} · to ${room.distance}${m.sets > 1 ? ` · game ${m.set} of ${m.sets}` : ""}`);
       const n = room.spectators || 0;
       setText(watching, n === 1 ? "1 watching" : `${n} watching`);
@@ -1451,7 +1463,7 @@
         setText(clock, String(left));
         clock.classList.toggle("low", left <= 10);
         ensureTicking();
-      } else setText(clock, opts.shot_clock_s && m.phase === "play" ? String(opts.shot_clock_s) : "");
+      } else setText(clock, "");
       // What happens now, in a sentence.
       let line = "";
       if (R.gameOver || m.phase === "over") line = "The match is over.";
