@@ -237,7 +237,7 @@ def shots(out: Path) -> None:
                     stderr=subprocess.DEVNULL,
                 )
             )
-        with chromium(folder / "p1", width=1280, height=900) as d:
+        with chromium(folder / "p1", width=1280, height=1000) as d:
             d.get(serve.http + "/")
             d.execute_script("localStorage.setItem('carom.name', 'Ada')")
             d.get(serve.http + "/")
@@ -282,8 +282,13 @@ def shots(out: Path) -> None:
                 300,
             )
             d.find_element(By.NAME, "chat").send_keys("Nice carom!\n")
-            _wait(d, "return document.querySelector('.turn').textContent.endsWith('to play.')", 60)
-            time.sleep(1)
+            _wait(
+                d,
+                "return document.querySelector('.turn').textContent.endsWith('to play.')"
+                " && document.querySelector('.clock').textContent !== ''"
+                " && document.querySelector('.call').textContent !== ''",
+                60,
+            )
             d.execute_script("window.scrollTo(0, 0)")
             d.save_screenshot(str(out / "web_spectator.png"))
         with chromium(folder / "p2", width=390, height=844, mobile=True) as phone:

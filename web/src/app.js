@@ -924,6 +924,18 @@
         { class: "lobby" },
         el(
           "section",
+          { class: "card wide" },
+          el("h2", {}, "Tables"),
+          el(
+            "table",
+            { class: "rooms" },
+            el("thead", {}, el("tr", {}, ["Game", "To", "Players", "Score", "Now", "Watching", ""].map((h) => el("th", {}, h)))),
+            roomsBody,
+          ),
+          roomsNote,
+        ),
+        el(
+          "section",
           { class: "card" },
           el("h2", {}, "Play"),
           el("label", { class: "row" }, "Your name ", nameInput),
@@ -938,18 +950,6 @@
             el("button", { type: "submit" }, "New table"),
           ),
           status,
-        ),
-        el(
-          "section",
-          { class: "card wide" },
-          el("h2", {}, "Tables"),
-          el(
-            "table",
-            { class: "rooms" },
-            el("thead", {}, el("tr", {}, ["Game", "To", "Players", "Score", "Now", "Watching", ""].map((h) => el("th", {}, h)))),
-            roomsBody,
-          ),
-          roomsNote,
         ),
         el(
           "section",
@@ -1079,8 +1079,8 @@
         turnLine,
         message,
         breakBox,
-        actions,
         controls,
+        actions,
         el("section", { class: "chat" }, chatList, chatForm),
         sheet,
       ),
@@ -1433,7 +1433,7 @@
       }
       const atRest = !R.motion;
       const seats = room.players.length;
-      panels[1].box.hidden = seats < 2; // a practice table has one seat
+      panels[1].box.classList.toggle("unused", seats < 2); // a practice table has one seat
       for (const seat of [0, 1].slice(0, seats)) {
         const p = panels[seat];
         const seatView = room.seats ? room.seats[seat] : null;

@@ -185,6 +185,19 @@ def test_a_browser_player_plays_a_whole_match_against_a_bot_and_spectators_agree
     assert "not rated" in sheet or "Your rating" in sheet
     assert "_" not in sheet  # plain words, no codes
 
+    # The match's replay, from the scoresheet, and the player's profile with it.
+    player.find_element(_by().LINK_TEXT, "Watch the replay").click()
+    wait(
+        player,
+        lambda d: "Ada vs Robot" in text(d, "main h2") or "Robot vs Ada" in text(d, "main h2"),
+    )
+    wait(player, lambda d: "Stroke 1 of" in text(d, ".turn"))
+    player.get(live.http + "/")
+    wait(player, lambda d: "Playing as" in text(d, "header"))
+    player.find_element(_by().CSS_SELECTOR, "header a.me").click()
+    wait(player, lambda d: text(d, "main h2") == "Ada")
+    wait(player, lambda d: "Robot" in text(d, "main"))  # the last match, against the bot
+
 
 def test_a_reload_mid_match_takes_the_seat_back(
     live: LiveServer, browsers: Callable[..., Any], bots: Callable[..., Any]
@@ -229,6 +242,24 @@ def test_names_and_chat_with_markup_are_shown_as_text(
     other.get(live.http + "/")
     wait(other, lambda d: marked in text(d, "table.rooms"))
     assert other.find_elements(by.CSS_SELECTOR, "table.rooms img, table.rooms b") == []
+
+
+def test_a_private_table_asks_for_its_password(
+    live: LiveServer, browsers: Callable[..., Any]
+) -> None:
+    room = create_room(live, "three_cushion", private=True, password="chalk and cue")
+    browser = browsers()
+    browser.get(f"{live.http}/room/{room}")
+    field = wait(
+        browser, lambda d: shown(d, "form.password") and d.find_element(_by().NAME, "password")
+    )
+    assert "private" in text(browser, "form.password")
+    field.send_keys("wrong guess\n")
+    wait(browser, lambda d: "not right" in text(d, ".message"))
+    field.clear()
+    field.send_keys("chalk and cue\n")
+    wait(browser, lambda d: not shown(d, "form.password") and shown(d, "#sit"))
+    assert "1 watching" in text(browser, "header")
 
 
 @pytest.fixture
