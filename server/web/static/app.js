@@ -172,6 +172,8 @@
       this.tries = 0;
       this.stopped = false;
       this.everOpen = false;
+      this.restarting = false;
+      this.readyWaiters = [];
     }
 
     static url() {
@@ -215,6 +217,11 @@
         }
         this.waiting.clear();
         if (this.stopped) return;
+        if (this.restarting) {
+          this.restarting = false; // a new name: say hello again at once, nothing went wrong
+          this.open();
+          return;
+        }
         this.h.onDown(was, ev.code, ev.reason);
         this.retry();
       };
@@ -229,7 +236,28 @@
     }
 
     restart() {
-      if (this.ws) this.ws.close(1000);
+      if (this.ws) {
+        this.restarting = true;
+        this.ws.close(1000);
+      }
+    }
+
+    /** Resolves once the connection is open and greeted (at most ``ms`` from now). */
+    whenReady(ms) {
+      if (this.welcome) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          const err = new Error("Not connected to the game server.");
+          err.code = "closed";
+          this.readyWaiters = this.readyWaiters.filter((w) => w !== done);
+          reject(err);
+        }, ms);
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.readyWaiters.push(done);
+      });
     }
 
     async greet() {
@@ -251,6 +279,9 @@
       store.set("player_id", w.player_id);
       this.welcome = w;
       this.everOpen = true;
+      const waiters = this.readyWaiters;
+      this.readyWaiters = [];
+      for (const done of waiters) done();
       this.clockSample(w._sent, performance.now(), w.server_time_ms);
       this.h.onOpen(w);
       for (let i = 0; i < 4; i++) setTimeout(() => this.ping(), 150 * (i + 1));
@@ -287,6 +318,12 @@
       msg.id = id;
       if (this.ready) this.ws.send(MP.encode(msg));
       return id;
+    }
+
+    /** A request once greeted (waiting up to 5 s for a connection being made). */
+    async ask(msg) {
+      await this.whenReady(5000);
+      return this.request(msg);
     }
 
     request(msg) {
@@ -758,6 +795,7 @@
     const newSelect = select("new-discipline");
     const newDistance = el("input", { name: "distance", type: "number", min: 1, max: 10000, placeholder: "default", inputmode: "numeric" });
     const newPrivate = el("input", { name: "private", type: "checkbox" });
+    const newPractice = el("input", { name: "practice", type: "checkbox" });
     const newPassword = el("input", { name: "room-password", type: "password", maxlength: 64, placeholder: "password (private tables)" });
     const lbSelect = select("lb-discipline");
     const lbBody = el("tbody");
@@ -832,7 +870,7 @@
 
     qmButton.addEventListener("click", async () => {
       try {
-        await link.request({ t: "queue", discipline: qmSelect.value });
+        await link.ask({ t: "queue", discipline: qmSelect.value });
         setText(status, "Looking for an opponent…");
         qmButton.hidden = true;
         qmCancel.hidden = false;
@@ -852,12 +890,13 @@
       const opts = { t: "create_room", discipline: newSelect.value };
       const dist = Number(newDistance.value);
       if (newDistance.value && Number.isInteger(dist)) opts.distance = dist;
+      if (newPractice.checked) opts.practice = true;
       if (newPrivate.checked) {
         opts.private = true;
         if (newPassword.value) opts.password = newPassword.value;
       }
       try {
-        const made = await link.request(opts);
+        const made = await link.ask(opts);
         once.put("sit." + made.room_id, "1");
         if (opts.password) once.put("password." + made.room_id, opts.password);
         location.assign("/room/" + encodeURIComponent(made.room_id));
@@ -872,7 +911,7 @@
       const name = form.elements.namedItem("account-name").value.trim();
       const password = form.elements.namedItem("account-password").value;
       try {
-        const w = await link.request({ t: kind, name, password });
+        const w = await link.ask({ t: kind, name, password });
         link.adopt(w);
         store.set("name", name);
         nameInput.value = name;
@@ -885,7 +924,7 @@
 
     async function leaderboard() {
       try {
-        const lb = await link.request({ t: "leaderboard", discipline: lbSelect.value, limit: 20 });
+        const lb = await link.ask({ t: "leaderboard", discipline: lbSelect.value, limit: 20 });
         lbBody.replaceChildren();
         for (const row of lb.rows || []) {
           lbBody.append(
@@ -945,6 +984,7 @@
             { class: "row", onsubmit: create, id: "new-table" },
             newSelect,
             el("label", {}, "to ", newDistance),
+            el("label", {}, newPractice, " practice alone"),
             el("label", {}, newPrivate, " private"),
             newPassword,
             el("button", { type: "submit" }, "New table"),
@@ -1049,7 +1089,9 @@
     const respotBtn = el("button", { type: "button", hidden: true, onclick: () => act({ t: "respot" }) }, "Re-spot the balls");
     const sitBtn = el("button", { type: "button", class: "primary", hidden: true, id: "sit", onclick: sit }, "Take a seat");
     const concedeBtn = el("button", { type: "button", hidden: true, onclick: concede }, "Concede");
-    const actions = el("div", { class: "choices" }, sitBtn, respotBtn, concedeBtn);
+    const timeoutBtn = el("button", { type: "button", hidden: true, onclick: () => act({ t: "timeout" }) }, "Take a time-out");
+    const resumeBtn = el("button", { type: "button", hidden: true, class: "primary", onclick: () => act({ t: "resume" }) }, "Resume play");
+    const actions = el("div", { class: "choices" }, sitBtn, resumeBtn, respotBtn, timeoutBtn, concedeBtn);
 
     const chatList = el("ul", { class: "chatlines", "aria-live": "polite" });
     const chatInput = el("input", { name: "chat", maxlength: 200, placeholder: "Say something", autocomplete: "off", "aria-label": "Chat message" });
@@ -1481,6 +1523,9 @@
       breakBox.hidden = !(seated && m.phase === "break_choice" && m.lag && m.lag.winner === R.seat && atRest);
       respotBtn.hidden = !(canShoot() && m.frozen && m.frozen.balls && m.frozen.balls.length);
       concedeBtn.hidden = !(seated && !["waiting", "over"].includes(m.phase) && !R.gameOver);
+      const startOfInning = m.current_run === 0 && !m.break_shot;
+      timeoutBtn.hidden = !(canShoot() && m.phase === "play" && !room.practice && startOfInning && m.timeouts_left && m.timeouts_left[R.seat] > 0);
+      resumeBtn.hidden = !(seated && m.phase === "timeout" && m.shooter === R.seat && atRest);
       const free = room.players.some((p) => p === null);
       sitBtn.hidden = !(R.seat === null && m.phase === "waiting" && free && !R.gone);
       setText(powerOut, `${R.aim.speed.toFixed(2)} m/s`);

@@ -167,6 +167,8 @@ def test_a_browser_player_plays_a_whole_match_against_a_bot_and_spectators_agree
 
     strokes = play_to_the_end(player)
     assert strokes >= 1  # at least the lag, through the page's controls
+    crashes = [e["message"] for e in player.get_log("browser") if "Uncaught" in e["message"]]
+    assert crashes == []
 
     over = headless.result(60)
     wait(watcher, lambda d: shown(d, ".sheet"), 60)
@@ -253,6 +255,32 @@ def test_names_and_chat_with_markup_are_shown_as_text(
     other.get(live.http + "/")
     wait(other, lambda d: marked in text(d, "table.rooms"))
     assert other.find_elements(by.CSS_SELECTOR, "table.rooms img, table.rooms b") == []
+
+
+def test_a_practice_table_from_the_lobby(live: LiveServer, browsers: Callable[..., Any]) -> None:
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+
+    player = browsers()
+    set_name(player, live, "Cy")
+    by = _by()
+    form = player.find_element(by.ID, "new-table")
+    Select(form.find_element(by.NAME, "new-discipline")).select_by_value("one_cushion")
+    form.find_element(by.NAME, "practice").click()
+    form.find_element(by.CSS_SELECTOR, "button[type=submit]").click()
+    wait(player, lambda d: "/room/" in d.current_url or text(d, ".status"))
+    assert "/room/" in player.current_url, text(player, ".status")
+    wait(player, lambda d: "Cy (you)" in text(d, ".hud") and usable(d, "#strike"))
+    assert "One-cushion" in text(player, ".hud")
+    before = text(player, ".controls output.aimout")
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(player).send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT).perform()
+    wait(player, lambda d: text(d, ".controls output.aimout") != before)  # the keys aim
+    ActionChains(player).send_keys(Keys.SPACE).perform()
+    wait(player, lambda d: "rolling" in text(d, ".turn"))
+    wait(player, lambda d: text(d, ".turn") == "Your shot." and text(d, ".call") != "", 60)
+    assert "Innings 1" in text(player, ".hud")
 
 
 def test_a_private_table_asks_for_its_password(
