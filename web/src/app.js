@@ -401,6 +401,80 @@
     ];
   }
 
+  // Orientation (for the marks on the balls), as client/app/motion.py: per segment the rotation
+  // vector w0·τ + alpha·τ²/2, composed from the stroke's start, so it is a pure function of t.
+  const IDENTITY = [1, 0, 0, 0];
+  function qmul(a, b) {
+    return [
+      a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
+      a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+      a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
+      a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
+    ];
+  }
+  function qnorm(q) {
+    const n = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+    return [q[0] / n, q[1] / n, q[2] / n, q[3] / n];
+  }
+  function qFromRotvec(v) {
+    const angle = Math.hypot(v[0], v[1], v[2]);
+    if (angle < 1e-12) return IDENTITY;
+    const k = Math.sin(angle / 2) / angle;
+    return [Math.cos(angle / 2), v[0] * k, v[1] * k, v[2] * k];
+  }
+  function qRotate(q, p) {
+    const [w, x, y, z] = q;
+    const tx = 2 * (y * p[2] - z * p[1]);
+    const ty = 2 * (z * p[0] - x * p[2]);
+    const tz = 2 * (x * p[1] - y * p[0]);
+    return [
+      p[0] + w * tx + (y * tz - z * ty),
+      p[1] + w * ty + (z * tx - x * tz),
+      p[2] + w * tz + (x * ty - y * tx),
+    ];
+  }
+  function segRotvec(flat, o, tau) {
+    const h = (tau * tau) / 2;
+    return [
+      flat[o + 10] * tau + flat[o + 13] * h,
+      flat[o + 11] * tau + flat[o + 14] * h,
+      flat[o + 12] * tau + flat[o + 15] * h,
+    ];
+  }
+
+  /** One ball's path: position and orientation at any t (seconds since the strike). */
+  class BallPath {
+    constructor(flat, q0) {
+      this.flat = flat;
+      this.n = flat.length / 16;
+      this.qs = [q0 || IDENTITY];
+      for (let i = 0; i + 1 < this.n; i++) {
+        const dt = flat[(i + 1) * 16] - flat[i * 16];
+        this.qs.push(qnorm(qmul(qFromRotvec(segRotvec(flat, i * 16, dt)), this.qs[i])));
+      }
+    }
+
+    pose(t) {
+      const p = positionAt(this.flat, t);
+      if (!p) return null;
+      let i = 0;
+      while (i + 1 < this.n && this.flat[(i + 1) * 16] <= t) i++;
+      const tau = Math.max(0, t - this.flat[i * 16]);
+      p.push(qnorm(qmul(qFromRotvec(segRotvec(this.flat, i * 16, tau)), this.qs[i])));
+      return p;
+    }
+  }
+
+  const MARKS = [
+    [1, 0, 0],
+    [-1, 0, 0],
+    [0, 1, 0],
+    [0, -1, 0],
+    [0, 0, 1],
+    [0, 0, -1],
+  ];
+  const MARK_COLOURS = { white: "#be1e28", yellow: "#be1e28", red: "#faf5eb" };
+
   class TableView {
     constructor(canvas) {
       this.canvas = canvas;
@@ -633,6 +707,22 @@
         g.beginPath();
         g.arc(sx, sy, r * lift, 0, 2 * Math.PI);
         g.fill();
+        // The dotted ball's marks on the visible half, as the desktop client draws them.
+        const q = p[3] || IDENTITY;
+        const [ox, oy] = this.toScreen(0, 0);
+        const [xx, xy] = this.toScreen(1, 0);
+        const [yx, yy] = this.toScreen(0, 1);
+        const k = this.scale;
+        g.fillStyle = MARK_COLOURS[name];
+        for (const mark of MARKS) {
+          const v = qRotate(q, mark);
+          if (v[2] <= 0.05) continue;
+          const mx = sx + (((xx - ox) * v[0] + (yx - ox) * v[1]) / k) * r * lift;
+          const my = sy + (((xy - oy) * v[0] + (yy - oy) * v[1]) / k) * r * lift;
+          g.beginPath();
+          g.ellipse(mx, my, r * 0.2 * lift, r * 0.2 * lift * (0.35 + 0.65 * v[2]), Math.atan2(my - sy, mx - sx), 0, 2 * Math.PI);
+          g.fill();
+        }
         if (name === marked) {
           g.strokeStyle = "rgba(255,255,255,0.9)";
           g.lineWidth = Math.max(1.5, r * 0.15);
@@ -1032,6 +1122,7 @@
       sent: false,
       aim: { direction: 0, speed: 3.0, tip_x: 0, tip_y: 0, elevation: 0 },
       aimFor: null,
+      orient: {}, // each ball's orientation, carried from stroke to stroke
       lastCall: "",
       entered: false,
       gone: false,
@@ -1347,7 +1438,9 @@
 
     function startMotion(msg, after) {
       const paths = {};
-      for (const [ball, flat] of Object.entries(msg.trajectory || {})) paths[ball] = flat;
+      for (const [ball, flat] of Object.entries(msg.trajectory || {})) {
+        if (flat.length >= 16) paths[ball] = new BallPath(flat, R.orient[ball]);
+      }
       R.motion = { paths, start_ms: msg.start_ms, rest_ms: msg.rest_ms, after };
       showCall(""); // the referee speaks when the balls stop
       if (!looping) {
@@ -1359,6 +1452,13 @@
     function restNow() {
       const m = R.motion;
       R.motion = null;
+      if (m) {
+        const t = (m.rest_ms - m.start_ms) / 1000;
+        for (const [b, path] of Object.entries(m.paths)) {
+          const p = path.pose(t);
+          if (p) R.orient[b] = p[3];
+        }
+      }
       if (m && m.after) R.match = m.after;
       const held = R.held;
       R.held = [];
@@ -1377,11 +1477,13 @@
     function ballsNow() {
       const balls = {};
       const m = R.match;
-      if (m && m.balls) for (const [b, p] of Object.entries(m.balls)) if (p) balls[b] = [p[0], p[1], 0];
+      if (m && m.balls) {
+        for (const [b, p] of Object.entries(m.balls)) if (p) balls[b] = [p[0], p[1], 0, R.orient[b]];
+      }
       if (R.motion) {
         const t = (link.serverNow() - R.motion.start_ms) / 1000;
-        for (const [b, flat] of Object.entries(R.motion.paths)) {
-          const p = positionAt(flat, t);
+        for (const [b, path] of Object.entries(R.motion.paths)) {
+          const p = path.pose(t);
           if (p) balls[b] = p;
         }
       }
@@ -1766,7 +1868,7 @@
     const call = el("div", { class: "call" });
     const playBtn = el("button", { type: "button", class: "primary" }, "Pause");
     const nextBtn = el("button", { type: "button" }, "Next stroke");
-    const S = { strokes: [], i: 0, t0: 0, playing: true, balls: {}, names: ["", ""], done: false, room: null };
+    const S = { strokes: [], i: 0, t0: 0, playing: true, balls: {}, names: ["", ""], done: false, room: null, orient: {} };
     APP.replaceChildren(
       header(null),
       banner,
@@ -1807,6 +1909,14 @@
     });
 
     function begin(i) {
+      const old = S.strokes[S.i];
+      if (old && old.paths && i !== S.i) {
+        const t = (old.rest_ms - old.start_ms) / 1000;
+        for (const [b, path] of Object.entries(old.paths)) {
+          const p = path.pose(t);
+          if (p) S.orient[b] = p[3];
+        }
+      }
       S.i = i;
       S.t0 = performance.now();
       const s = S.strokes[i];
@@ -1827,10 +1937,18 @@
       if (!S.playing) t = 0;
       const balls = {};
       const before = S.i > 0 ? S.strokes[S.i - 1].match : null;
-      if (before && before.balls) for (const [b, p] of Object.entries(before.balls)) if (p) balls[b] = [p[0], p[1], 0];
+      if (before && before.balls) {
+        for (const [b, p] of Object.entries(before.balls)) if (p) balls[b] = [p[0], p[1], 0, S.orient[b]];
+      }
       const dur = s.trajectory ? (s.rest_ms - s.start_ms) / 1000 : 0;
-      for (const [b, flat] of Object.entries(s.trajectory || {})) {
-        const p = positionAt(flat, Math.min(t, dur));
+      if (!s.paths) {
+        s.paths = {};
+        for (const [b, flat] of Object.entries(s.trajectory || {})) {
+          if (flat.length >= 16) s.paths[b] = new BallPath(flat, S.orient[b]);
+        }
+      }
+      for (const [b, path] of Object.entries(s.paths)) {
+        const p = path.pose(Math.min(t, dur));
         if (p) balls[b] = p;
       }
       view.draw(balls, null, null);
