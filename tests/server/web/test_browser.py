@@ -18,7 +18,9 @@ from client.session import Session
 from shared.protocol import to_client as tc
 from tests.server.web.conftest import LiveServer
 
-pytestmark = pytest.mark.slow
+# One browser test at a time (one xdist worker, --dist loadgroup in pyproject.toml): each runs
+# Chromium, a server and often a bot, and the suite shares two cores with timing tests.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("chromium")]
 
 
 def _by() -> Any:
