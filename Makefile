@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: setup play test test-postgresql lint types bench demo serve cluster clean
+.PHONY: setup play test test-postgresql lint types bench demo serve cluster clean web
 
 setup: $(STAMP)
 
@@ -51,6 +51,12 @@ bench: setup
 
 demo: setup
 	$(PY) -m client.demo
+
+# The browser client (docs/web.md): the only target that needs Node (18+) and npm. It installs
+# the pinned @msgpack/msgpack (web/package-lock.json) and vendors the built page into
+# server/web/static/, which is committed: play, test and a server install need no Node.
+web:
+	cd web && npm ci --no-audit --no-fund && node build.mjs
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

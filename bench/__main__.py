@@ -18,6 +18,7 @@ MODULES = (
     "bench.accounts",
     "bench.cluster",
     "bench.protocol_views",
+    "bench.web",
 )
 
 

@@ -49,7 +49,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--origin",
         action="append",
         default=[],
-        help="allowed browser Origin (repeatable; default: any). Clients without one pass.",
+        help="another browser Origin allowed to open the websocket (repeatable; * for any); "
+        "the server's own pages and clients that send no Origin (bots) always pass",
     )
     parser.add_argument("--max-rooms", type=int, default=5000, help="open rooms (default 5000)")
     parser.add_argument(

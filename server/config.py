@@ -50,7 +50,9 @@ class ServerConfig:
     # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it in a thread
     # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).
     workers: int = 2
-    origins: tuple[str, ...] = field(default_factory=tuple)  # empty: any origin
+    # Browser pages of other origins allowed to open the websocket ("*": any). The server's own
+    # pages (Origin host:port = Host) and clients that send no Origin always pass (server/web).
+    origins: tuple[str, ...] = field(default_factory=tuple)
     # An empty room (nobody seated, nobody watching) is closed after this long.
     idle_room_s: float = 600.0
     # Leave finished rooms open this long for a rematch, then close them.

@@ -27,7 +27,6 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
-from websockets.typing import Origin
 
 from server import gcpolicy, replays
 from server.actor import (
@@ -66,6 +65,7 @@ from server.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.simulation import PhysicsPool
 from server.standing_desk import DESK, StandingDesk
 from server.store_api import GameStore, open_store
+from server.web import WebPages
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -151,6 +151,7 @@ class GameServer:
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
         self.events = EventBus()  # what happened in the rooms, once durable (server/events.py)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
+        self.web = WebPages(config.origins)  # the browser client's pages (server/web, docs/web.md)
         # Wrong room passwords counted over every node of a cluster, by identity and address
         # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
         self.password_failures: dict[str, Attempts] = {}
@@ -193,7 +194,7 @@ class GameServer:
             process_request=self._http,
             max_size=cfg.hard_max_frame,
             compression=None,  # msgpack floats barely compress; deflate costs CPU and memory
-            origins=_origins(cfg.origins),
+            origins=None,  # checked in _http (server/web/origin.py): the page's own is allowed
             ping_interval=20,
             ping_timeout=20,
             close_timeout=2,  # a client that never answers the close must not stall a drain
@@ -874,8 +875,9 @@ class GameServer:
                 + [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]
             )
             return response
-        if path != "/":
-            return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
+        page = self.web.respond(request)  # pages, static files, the websocket's Origin check
+        if page is not None:
+            return page
         if self.draining:
             return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "draining\n")
         return None
@@ -885,13 +887,6 @@ def _hashing_busy(re: int | None) -> tc.Error:
     return error(
         ErrorCode.RATE_LIMITED, "The server is busy checking passwords; try again in a moment.", re
     )
-
-
-def _origins(allowed: tuple[str, ...]) -> list[Origin | None] | None:
-    """Browsers send an Origin; bots and the desktop client send none, and are let in."""
-    if not allowed:
-        return None
-    return [*(Origin(o) for o in allowed), None]
 
 
 def _request_id(data: str | bytes) -> int | None:

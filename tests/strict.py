@@ -18,7 +18,7 @@ from collections.abc import Generator
 
 import pytest
 
-ENGINES = ("PostgreSQL", "Redis", "tmpfs mount", "Xvfb")
+ENGINES = ("PostgreSQL", "Redis", "tmpfs mount", "Xvfb", "Chromium")
 # Tests on a virtual display carry a marker; the others say which engine they use through the
 # fixture that hands it out (uses_engine), which also covers a fixture asked for at run time.
 ENGINE_MARKERS = {"xvfb": "Xvfb"}
