@@ -31,13 +31,13 @@ cluster: setup
 TEST_WORKERS ?= 6
 
 test: setup
-	CAROM_RULE_COVERAGE=1 $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
+	CAROM_RULE_COVERAGE=1 $(PY) -m pytest -n $(TEST_WORKERS)
 
 # The server tests again, on PostgreSQL (a throwaway one the tests start; skipped without it,
 # an error in CI):
 # only those whose server the store changes (tests/server/conftest.py). CI runs both.
 test-postgresql: setup
-	CAROM_TEST_STORE=postgresql $(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal tests/server
+	CAROM_TEST_STORE=postgresql $(PY) -m pytest -n $(TEST_WORKERS) tests/server
 
 lint: setup
 	$(VENV)/bin/ruff check .
