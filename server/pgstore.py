@@ -154,8 +154,9 @@ CREATE TABLE rating_changes (
         "ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
     ),
     # Rooms' and matches' options as versioned records (server/record.py): the rows are
-    # rewritten by convert_option_records when this number is reached.
-    (3, ""),
+    # rewritten by convert_option_records when this number is reached. And the rooms' marks
+    # of being served (Store.touch_rooms), in rows of their own.
+    (3, "CREATE TABLE room_beats (room_id TEXT PRIMARY KEY, alive_ms BIGINT NOT NULL)"),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 # pg_advisory_xact_lock keys: any 64-bit numbers no other program on the database uses.
@@ -327,8 +328,7 @@ class PostgresStore(Store):
                 )
             for number, script in MIGRATIONS:
                 if number > version:
-                    if script:
-                        self.db.executescript(script)
+                    self.db.executescript(script)
                     if number == 3:
                         convert_option_records(self.db)
                     self.db.execute(
