@@ -197,6 +197,21 @@ STYLES: tuple[tuple[float, float, float], ...] = (
     (5.2, 0.0, -0.3),
 )
 EASY_STYLES: tuple[tuple[float, float, float], ...] = ((2.0, 0.0, 0.2), (1.4, 0.0, 0.0))
+# Massé styles (speed m/s, side spin, follow/draw, elevation °). The cue is aimed off the object
+# ball and the side spin, on the side it was aimed to, bends the path back towards it: a steep
+# cue bends more and sooner (docs/physics.md "Jumps and massé": the curve is a parabola that
+# ends rolling at v0 − (2/7)·u0). Side spin 0.4 (0.35 with draw) keeps within the miscue limit.
+MASSE_STYLES: tuple[tuple[float, float, float, float], ...] = (
+    (2.5, 0.4, 0.0, 60.0),
+    (4.0, 0.4, 0.0, 45.0),
+    (1.8, 0.35, -0.3, 75.0),
+    (3.0, 0.35, -0.3, 70.0),
+    (2.0, 0.4, 0.0, 85.0),
+    (5.0, 0.4, 0.0, 35.0),
+)
+# How far off the object ball's direction a massé is aimed (degrees, either side): the steepest
+# bend the path by up to about 90° (docs/physics.md "Jumps and massé").
+MASSE_OFFSETS: tuple[float, ...] = tuple(float(d) for d in range(4, 90, 3))
 
 
 def _ball_windows(problem: Problem, balls: Balls, table: TableSpec, step: float) -> list[float]:
@@ -280,6 +295,36 @@ class Search:
             if self.out_of_budget(judge):
                 break
             stroke = _stroke(direction, style)
+            out.append(Candidate(stroke, judge.run(stroke)))
+        return out
+
+    def sweep_masse(self, judge: Judge) -> list[Candidate]:
+        """Massé strokes (levels with ``masse_sims``): aimed off each object ball, to either
+        side, with side spin on that side so the path curves back to it, round a ball that is
+        in the way. Sampled at random within the level's share of simulations, so a budget cut
+        leaves a spread of aims and styles; the refinement and the robustness check then treat
+        them like any other stroke (they keep their elevation)."""
+        balls = judge.balls
+        cue = balls[BALLS.index(self.problem.cue)]
+        jobs: list[Stroke] = []
+        for name in BALLS:
+            if name == self.problem.cue or (self.problem.break_shot and name != "red"):
+                continue
+            q = balls[BALLS.index(name)]
+            centre = math.degrees(math.atan2(q[1] - cue[1], q[0] - cue[0]))
+            # Right english (tip_x > 0) bends the path clockwise: aim left of the ball (a
+            # positive offset) with right english, right of it with left english.
+            for off in MASSE_OFFSETS:
+                for side in (1.0, -1.0):
+                    for speed, tx, ty, elev in MASSE_STYLES:
+                        d = (centre + side * off) % 360.0
+                        jobs.append(Stroke(d, speed, side * tx, ty, elev))
+        self.rng.shuffle(jobs)
+        stop = judge.sims + self.level.masse_sims
+        out: list[Candidate] = []
+        for stroke in jobs:
+            if judge.sims >= stop or self.out_of_budget(judge):
+                break
             out.append(Candidate(stroke, judge.run(stroke)))
         return out
 
@@ -395,6 +440,10 @@ def _search_one(
 ) -> tuple[Candidate | None, int]:
     judge = Judge(problem, balls)
     cands = search.sweep(judge)
+    if lvl.masse_sims and not any(c.outcome.points for c in cands):
+        # No flat stroke at a ball scores (often a ball in the way): try curving round it
+        # before the costly bank sweep, which takes whatever budget is left.
+        cands += search.sweep_masse(judge)
     if lvl.refine and not any(c.outcome.points for c in cands):
         cands += search.sweep_banks(judge)
     if lvl.refine:

@@ -3,11 +3,13 @@ R-DISC-3C, R-BREAK-2, R-LAG-2), in every discipline."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
-from client.bot.plan import Judge, plan_lag, plan_stroke, simulate
+from client.bot.levels import level
+from client.bot.plan import Judge, Search, plan_lag, plan_stroke, simulate
 from client.bot.problem import LagProblem, Problem, problem_from
 from server.room import Room
 from shared.protocol import to_server as ts
@@ -101,3 +103,29 @@ def test_problem_is_read_from_the_match_view() -> None:
     assert problem.balls == state.balls
     assert problem.zone_counts == tuple((z.name, z.count) for z in view.zones or ())
     assert problem_from(room.room_view(), view, 0) is None  # not seat 0's turn
+
+
+# The break (R-BREAK-2: the red first) with the yellow on the line from the white to the red:
+# every flat stroke at the red takes the yellow first.
+BLOCKED = ((1.10, 0.64), (0.75, 0.67), (0.46, 0.68))
+
+
+def test_level_5_plays_a_masse_round_a_ball_in_the_way() -> None:
+    problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
+    search = Search(problem, level(5), BUDGET_S, random.Random(1))
+    assert not any(c.outcome.points for c in search.sweep(Judge(problem)))  # no flat stroke
+    chosen = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S, humanise=False)
+    stroke = chosen.stroke()
+    assert stroke.is_masse and abs(stroke.tip_x) >= 0.2 and chosen.sims <= 700
+    # Replayed through the physics, it curves round the yellow, takes the red first and scores.
+    result = simulate(MATCH, BLOCKED, "white", stroke)
+    first = next(e for e in result.events if e.kind == "ball_ball")
+    assert set(first.balls) == {"white", "red"}
+    out = Judge(problem).run(stroke)
+    assert out.points == 1 and not out.foul
+
+
+def test_levels_below_5_never_play_masse() -> None:
+    problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
+    for lv in (1, 2, 3, 4):
+        assert not plan_stroke(problem, lv, seed=1, budget_s=BUDGET_S).stroke().is_masse
