@@ -8,7 +8,8 @@ Level 1 is the baseline. It also reports each level's share of massé strokes (c
 more; level 5 tries them when no flat stroke at a ball scores) and the slowest think. Levels run
 in parallel worker processes, each on all ``POSITIONS`` positions (about 10 minutes on 2 cores;
 ``CAROM_BENCH_BOT_POSITIONS=N`` for a quicker look, ``CAROM_BENCH_BOT_LEVELS=4,5`` for some
-levels only: level 1 stays in as the baseline).
+levels only: level 1 stays in as the baseline). Then levels 4 and 5 on ``BLOCKED`` straight-rail
+breaks with a ball in the way of the red (``CAROM_BENCH_BOT_BLOCKED=N``), where massé pays.
 """
 
 from __future__ import annotations
@@ -53,6 +54,55 @@ def positions(n: int = POSITIONS, seed: int = SEED) -> list[Balls]:
 
 
 Row = tuple[int, float, int, int]  # scored 0/1, think seconds, simulations, massé 0/1
+
+
+BLOCKED = int(os.environ.get("CAROM_BENCH_BOT_BLOCKED", "20"))
+
+
+def blocked_positions(n: int = BLOCKED, seed: int = SEED) -> list[Balls]:
+    """``n`` breaks (R-BREAK-2: the red first) with the yellow on the line from the white to the
+    red, within 2 cm of it, so every flat stroke at the red takes the yellow first: the
+    positions massé is for. Straight rail, so that curving round the yellow can score."""
+    from shared.table import MATCH
+
+    rng = random.Random(seed)
+    r = MATCH.ball_radius
+    out: list[Balls] = []
+    while len(out) < n:
+        w = (rng.uniform(0.3, 2.5), rng.uniform(0.25, 1.17))
+        ang = rng.uniform(0, 2 * math.pi)
+        d = rng.uniform(0.35, 0.9)
+        f, lat = rng.uniform(0.25, 0.6), rng.uniform(-0.02, 0.02)
+        red = (w[0] + d * math.cos(ang), w[1] + d * math.sin(ang))
+        yellow = (
+            w[0] + f * d * math.cos(ang) - lat * math.sin(ang),
+            w[1] + f * d * math.sin(ang) + lat * math.cos(ang),
+        )
+        pts = (w, yellow, red)
+        inside = all(
+            r + 0.02 < x < MATCH.length - r - 0.02 and r + 0.02 < y < MATCH.width - r - 0.02
+            for x, y in pts
+        )
+        if inside and min(math.dist(a, b) for i, a in enumerate(pts) for b in pts[i + 1 :]) > (
+            2 * r + 0.01
+        ):
+            out.append(pts)
+    return out
+
+
+def evaluate_blocked(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
+    """As :func:`evaluate`, on :func:`blocked_positions` (straight-rail breaks)."""
+    from client.bot.plan import Judge, plan_stroke
+    from client.bot.problem import Problem
+
+    out = []
+    for i, b in enumerate(balls):
+        problem = Problem.of("straight_rail", "match", b, "white", break_shot=True)
+        plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
+        stroke = plan.stroke()
+        scored = Judge(problem).run(stroke).points
+        out.append((scored, plan.think_s, plan.sims, int(stroke.is_masse)))
+    return out
 
 
 def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
@@ -107,8 +157,35 @@ def run() -> list[str]:
             f"{statistics.median(think):10.2f} s  {p90:7.2f} s  {think[-1]:7.2f} s  "
             f"{sims:11.0f}  {100 * len(masse) / len(rows):4.1f}% ({sum(r[0] for r in masse)})"
         )
+    lines += blocked_lines(pool_size=workers)
     lines.append(f"wall time {time.perf_counter() - started:.0f} s")
     return lines
+
+
+def blocked_lines(pool_size: int = 2) -> list[str]:
+    """Level 5 on the blocked breaks: how often it plays massé, scores, and how long it thinks
+    (level 4, which never plays massé, for comparison)."""
+    pos = blocked_positions()
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(pool_size, mp_context=ctx) as pool:
+        futures = {
+            (lv, k): pool.submit(evaluate_blocked, lv, k, pos[k : k + CHUNK])
+            for lv in (5, 4)
+            for k in range(0, len(pos), CHUNK)
+        }
+        rows: dict[int, list[Row]] = {5: [], 4: []}
+        for (lv, _k), fut in sorted(futures.items()):
+            rows[lv].extend(fut.result())
+    out = [f"straight-rail breaks with the yellow in the way of the red: {len(pos)} positions"]
+    for lv in (4, 5):
+        think = sorted(r[1] for r in rows[lv])
+        masse = [r for r in rows[lv] if r[3]]
+        out.append(
+            f"{lv:>5}  scoring {100 * _share(rows[lv]):5.1f}%  median think "
+            f"{statistics.median(think):.2f} s  max think {think[-1]:.2f} s  massé "
+            f"{100 * len(masse) / len(rows[lv]):.0f}% ({sum(r[0] for r in masse)} scoring)"
+        )
+    return out
 
 
 def _share(rows: list[Row]) -> float:
