@@ -212,6 +212,7 @@ MASSE_STYLES: tuple[tuple[float, float, float, float], ...] = (
 # How far off the object ball's direction a massé is aimed (degrees, either side): the steepest
 # bend the path by up to about 90° (docs/physics.md "Jumps and massé").
 MASSE_OFFSETS: tuple[float, ...] = tuple(float(d) for d in range(4, 90, 3))
+MASSE_ENOUGH = 3  # scoring massé strokes after which the massé sweep stops
 
 
 def _ball_windows(problem: Problem, balls: Balls, table: TableSpec, step: float) -> list[float]:
@@ -278,21 +279,26 @@ class Search:
         fine = _ball_windows(self.problem, judge.balls, judge.table, self.level.sweep_step / 2)
         return self._run_jobs(judge, [(d, s) for s in self.styles() for d in fine])
 
-    def sweep_banks(self, judge: Judge) -> list[Candidate]:
+    def sweep_banks(self, judge: Judge, keep: int = 0) -> list[Candidate]:
         """Cushion-first strokes: the whole circle, coarser (used when no ball-first stroke
-        scored: it costs many simulations and rarely beats a good ball-first stroke)."""
+        scored: it costs many simulations and rarely beats a good ball-first stroke). Leaves
+        ``keep`` simulations of the budget unused."""
         step = self.level.sweep_step * 2
         coarse = _circle(step, self.rng.uniform(0, step))
-        return self._run_jobs(judge, [(d, s) for s in self.styles()[:2] for d in coarse])
+        jobs = [(d, s) for s in self.styles()[:2] for d in coarse]
+        return self._run_jobs(judge, jobs, stop=self.sims_cap - keep)
 
     def _run_jobs(
-        self, judge: Judge, jobs: list[tuple[float, tuple[float, float, float]]]
+        self,
+        judge: Judge,
+        jobs: list[tuple[float, tuple[float, float, float]]],
+        stop: int | None = None,
     ) -> list[Candidate]:
         # Shuffled so that a budget cut leaves a spread of directions and styles.
         self.rng.shuffle(jobs)
         out: list[Candidate] = []
         for direction, style in jobs:
-            if self.out_of_budget(judge):
+            if self.out_of_budget(judge) or (stop is not None and judge.sims >= stop):
                 break
             stroke = _stroke(direction, style)
             out.append(Candidate(stroke, judge.run(stroke)))
@@ -322,10 +328,14 @@ class Search:
         self.rng.shuffle(jobs)
         stop = judge.sims + self.level.masse_sims
         out: list[Candidate] = []
+        scored = 0
+        # A few scorers are enough: the rest of the budget is better spent centring them and
+        # checking their robustness (a massé misses on smaller errors than a flat stroke).
         for stroke in jobs:
-            if judge.sims >= stop or self.out_of_budget(judge):
+            if judge.sims >= stop or self.out_of_budget(judge) or scored >= MASSE_ENOUGH:
                 break
             out.append(Candidate(stroke, judge.run(stroke)))
+            scored += out[-1].outcome.points > 0
         return out
 
     def refine(self, judge: Judge, cands: list[Candidate], keep: int) -> list[Candidate]:
@@ -440,12 +450,13 @@ def _search_one(
 ) -> tuple[Candidate | None, int]:
     judge = Judge(problem, balls)
     cands = search.sweep(judge)
-    if lvl.masse_sims and not any(c.outcome.points for c in cands):
-        # No flat stroke at a ball scores (often a ball in the way): try curving round it
-        # before the costly bank sweep, which takes whatever budget is left.
-        cands += search.sweep_masse(judge)
     if lvl.refine and not any(c.outcome.points for c in cands):
-        cands += search.sweep_banks(judge)
+        # The bank sweep leaves the massé share of the budget: a flat stroke is the safer bet
+        # (a massé misses on smaller errors), so massé is tried only when no flat stroke, at a
+        # ball or off a cushion, scores — typically a ball in the way.
+        cands += search.sweep_banks(judge, keep=lvl.masse_sims)
+        if lvl.masse_sims and not any(c.outcome.points for c in cands):
+            cands += search.sweep_masse(judge)
     if lvl.refine:
         cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6)
     scoring = sorted({id(c): c for c in cands if c.outcome.points}.values(), key=_rank)

@@ -106,14 +106,16 @@ def test_problem_is_read_from_the_match_view() -> None:
 
 
 # The break (R-BREAK-2: the red first) with the yellow on the line from the white to the red:
-# every flat stroke at the red takes the yellow first.
-BLOCKED = ((1.10, 0.64), (0.75, 0.67), (0.46, 0.68))
+# every flat stroke at the red takes the yellow first, and no bank the search tries scores.
+BLOCKED = ((1.554, 0.434), (1.323, 0.433), (0.938, 0.416))
 
 
 def test_level_5_plays_a_masse_round_a_ball_in_the_way() -> None:
     problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
     search = Search(problem, level(5), BUDGET_S, random.Random(1))
-    assert not any(c.outcome.points for c in search.sweep(Judge(problem)))  # no flat stroke
+    judge = Judge(problem)
+    flat = search.sweep(judge) + search.sweep_banks(judge, keep=level(5).masse_sims)
+    assert not any(c.outcome.points for c in flat)  # no flat stroke at a ball or off a rail
     chosen = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S, humanise=False)
     stroke = chosen.stroke()
     assert stroke.is_masse and abs(stroke.tip_x) >= 0.2 and chosen.sims <= 700
