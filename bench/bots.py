@@ -4,8 +4,12 @@ positions, per level, and how long each level thinks (docs/benchmarks.md "## Bot
 Each level plays the same positions (the cue ball is white; no break, no zones). A stroke
 "scores" when the referee (``shared.rules``) gives it the point after the physics
 (``shared.physics``) ran the stroke the bot actually sent, with the level's execution error.
-Level 1 is the baseline. Levels run in parallel worker processes, each on all ``POSITIONS``
-positions (about 10 minutes on 2 cores; ``CAROM_BENCH_BOT_POSITIONS=N`` for a quicker look).
+Level 1 is the baseline. It also reports each level's share of massé strokes (cue at 30° or
+more; level 5 tries them when no flat stroke at a ball scores) and the slowest think. Levels run
+in parallel worker processes, each on all ``POSITIONS`` positions (about 10 minutes on 2 cores;
+``CAROM_BENCH_BOT_POSITIONS=N`` for a quicker look, ``CAROM_BENCH_BOT_LEVELS=4,5`` for some
+levels only: level 1 stays in as the baseline). Then levels 4 and 5 on ``BLOCKED`` straight-rail
+breaks with a ball in the way of the red (``CAROM_BENCH_BOT_BLOCKED=N``), where massé pays.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from concurrent.futures import ProcessPoolExecutor
 SEED = 2026
 POSITIONS = int(os.environ.get("CAROM_BENCH_BOT_POSITIONS", "200"))
 # Every level plays the whole set (the issue's table is per level over the same positions).
-PER_LEVEL = dict.fromkeys(range(1, 6), POSITIONS)
+LEVELS = {1, *(int(x) for x in os.environ.get("CAROM_BENCH_BOT_LEVELS", "1,2,3,4,5").split(","))}
+PER_LEVEL = dict.fromkeys(sorted(LEVELS), POSITIONS)
 THINK_CAP_S = 10.0  # the bots' own cap, well inside the 30 s shot clock
 CHUNK = 10
 
@@ -48,8 +53,61 @@ def positions(n: int = POSITIONS, seed: int = SEED) -> list[Balls]:
     return out
 
 
-def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[tuple[int, float, int]]:
-    """(scored 0/1, think seconds, simulations) for each position, as the bot would play it."""
+Row = tuple[int, float, int, int]  # scored 0/1, think seconds, simulations, massé 0/1
+
+
+BLOCKED = int(os.environ.get("CAROM_BENCH_BOT_BLOCKED", "20"))
+
+
+def blocked_positions(n: int = BLOCKED, seed: int = SEED) -> list[Balls]:
+    """``n`` breaks (R-BREAK-2: the red first) with the yellow on the line from the white to the
+    red, within 2 cm of it, so every flat stroke at the red takes the yellow first: the
+    positions massé is for. Straight rail, so that curving round the yellow can score."""
+    from shared.table import MATCH
+
+    rng = random.Random(seed)
+    r = MATCH.ball_radius
+    out: list[Balls] = []
+    while len(out) < n:
+        w = (rng.uniform(0.3, 2.5), rng.uniform(0.25, 1.17))
+        ang = rng.uniform(0, 2 * math.pi)
+        d = rng.uniform(0.35, 0.9)
+        f, lat = rng.uniform(0.25, 0.6), rng.uniform(-0.02, 0.02)
+        red = (w[0] + d * math.cos(ang), w[1] + d * math.sin(ang))
+        yellow = (
+            w[0] + f * d * math.cos(ang) - lat * math.sin(ang),
+            w[1] + f * d * math.sin(ang) + lat * math.cos(ang),
+        )
+        pts = (w, yellow, red)
+        inside = all(
+            r + 0.02 < x < MATCH.length - r - 0.02 and r + 0.02 < y < MATCH.width - r - 0.02
+            for x, y in pts
+        )
+        if inside and min(math.dist(a, b) for i, a in enumerate(pts) for b in pts[i + 1 :]) > (
+            2 * r + 0.01
+        ):
+            out.append(pts)
+    return out
+
+
+def evaluate_blocked(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
+    """As :func:`evaluate`, on :func:`blocked_positions` (straight-rail breaks)."""
+    from client.bot.plan import Judge, plan_stroke
+    from client.bot.problem import Problem
+
+    out = []
+    for i, b in enumerate(balls):
+        problem = Problem.of("straight_rail", "match", b, "white", break_shot=True)
+        plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
+        stroke = plan.stroke()
+        scored = Judge(problem).run(stroke).points
+        out.append((scored, plan.think_s, plan.sims, int(stroke.is_masse)))
+    return out
+
+
+def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
+    """(scored 0/1, think seconds, simulations, massé 0/1) for each position, as the bot would
+    play it; massé = the stroke sent has the cue at 30° or more (R-FROZEN-2's massé)."""
     from client.bot.plan import Judge, plan_stroke
     from client.bot.problem import Problem
 
@@ -57,8 +115,9 @@ def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[tuple[in
     for i, b in enumerate(balls):
         problem = Problem.of("three_cushion", "match", b, "white")
         plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
-        scored = Judge(problem).run(plan.stroke()).points
-        out.append((scored, plan.think_s, plan.sims))
+        stroke = plan.stroke()
+        scored = Judge(problem).run(stroke).points
+        out.append((scored, plan.think_s, plan.sims, int(stroke.is_masse)))
     return out
 
 
@@ -67,10 +126,11 @@ def run() -> list[str]:
     pos = positions()
     workers = max(1, min(2, os.cpu_count() or 1))
     ctx = multiprocessing.get_context("spawn")
-    results: dict[int, list[tuple[int, float, int]]] = {lv: [] for lv in PER_LEVEL}
+    results: dict[int, list[Row]] = {lv: [] for lv in PER_LEVEL}
     with ProcessPoolExecutor(workers, mp_context=ctx) as pool:
         # Longest jobs first so that the two workers finish together.
-        jobs = [(lv, k) for lv in (5, 4, 3, 2, 1) for k in range(0, PER_LEVEL[lv], CHUNK)]
+        order = sorted(PER_LEVEL, reverse=True)
+        jobs = [(lv, k) for lv in order for k in range(0, PER_LEVEL[lv], CHUNK)]
         futures = {
             (lv, k): pool.submit(evaluate, lv, k, pos[k : min(k + CHUNK, PER_LEVEL[lv])])
             for lv, k in jobs
@@ -81,24 +141,54 @@ def run() -> list[str]:
     lines = [
         f"three-cushion, {POSITIONS} random positions (seed {SEED}), think cap {THINK_CAP_S:.0f} s,"
         f" {workers} worker processes",
-        "level  positions  scoring  vs L1  median think  p90 think  median sims",
+        "level  positions  scoring  vs L1  median think  p90 think  max think  median sims  "
+        "masse (scoring)",
     ]
     for lv in sorted(results):
         rows = results[lv]
         share = _share(rows)
-        think = sorted(t for _, t, _ in rows)
+        think = sorted(r[1] for r in rows)
         ratio = f"{share / base:5.1f}x" if base > 0 else "  n/a"
         p90 = think[int(0.9 * (len(think) - 1))]
-        sims = statistics.median(s for *_, s in rows)
+        sims = statistics.median(r[2] for r in rows)
+        masse = [r for r in rows if r[3]]
         lines.append(
             f"{lv:>5}  {len(rows):>9}  {100 * share:6.1f}%  {ratio}  "
-            f"{statistics.median(think):10.2f} s  {p90:7.2f} s  {sims:11.0f}"
+            f"{statistics.median(think):10.2f} s  {p90:7.2f} s  {think[-1]:7.2f} s  "
+            f"{sims:11.0f}  {100 * len(masse) / len(rows):4.1f}% ({sum(r[0] for r in masse)})"
         )
+    lines += blocked_lines(pool_size=workers)
     lines.append(f"wall time {time.perf_counter() - started:.0f} s")
     return lines
 
 
-def _share(rows: list[tuple[int, float, int]]) -> float:
+def blocked_lines(pool_size: int = 2) -> list[str]:
+    """Level 5 on the blocked breaks: how often it plays massé, scores, and how long it thinks
+    (level 4, which never plays massé, for comparison)."""
+    pos = blocked_positions()
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(pool_size, mp_context=ctx) as pool:
+        futures = {
+            (lv, k): pool.submit(evaluate_blocked, lv, k, pos[k : k + CHUNK])
+            for lv in (5, 4)
+            for k in range(0, len(pos), CHUNK)
+        }
+        rows: dict[int, list[Row]] = {5: [], 4: []}
+        for (lv, _k), fut in sorted(futures.items()):
+            rows[lv].extend(fut.result())
+    out = [f"straight-rail breaks with the yellow in the way of the red: {len(pos)} positions"]
+    for lv in (4, 5):
+        think = sorted(r[1] for r in rows[lv])
+        masse = [r for r in rows[lv] if r[3]]
+        out.append(
+            f"{lv:>5}  scoring {100 * _share(rows[lv]):5.1f}%  median think "
+            f"{statistics.median(think):.2f} s  max think {think[-1]:.2f} s  massé "
+            f"{100 * len(masse) / len(rows[lv]):.0f}% ({sum(r[0] for r in masse)} scoring)"
+        )
+    return out
+
+
+def _share(rows: list[Row]) -> float:
     return sum(r[0] for r in rows) / len(rows) if rows else 0.0
 
 

@@ -5,7 +5,8 @@ Search (docs/bots.md "How the bots think"):
 
 1. **Sweep.** Directions that hit each object ball first (its whole window of cut angles, at
    the level's fine step) and, for the stronger levels, a coarser sweep of the full circle for
-   cushion-first (bank) strokes, each at a few (speed, spin) styles.
+   cushion-first (bank) strokes, each at a few (speed, spin) styles. Level 5, when no flat
+   stroke scores, then tries massé strokes that curve round a ball in the way.
 2. **Judge.** Each result goes through the referee's ``judge_stroke``: points, fouls, zone
    rules, the break's red-first rule. A stroke that does not score gets a *near miss* distance:
    how close the cue ball came to the second ball once the discipline's conditions (first ball
@@ -197,6 +198,22 @@ STYLES: tuple[tuple[float, float, float], ...] = (
     (5.2, 0.0, -0.3),
 )
 EASY_STYLES: tuple[tuple[float, float, float], ...] = ((2.0, 0.0, 0.2), (1.4, 0.0, 0.0))
+# Massé styles (speed m/s, side spin, follow/draw, elevation °). The cue is aimed off the object
+# ball and the side spin, on the side it was aimed to, bends the path back towards it: a steep
+# cue bends more and sooner (docs/physics.md "Jumps and massé": the curve is a parabola that
+# ends rolling at v0 − (2/7)·u0). Side spin 0.4 (0.35 with draw) keeps within the miscue limit.
+MASSE_STYLES: tuple[tuple[float, float, float, float], ...] = (
+    (2.5, 0.4, 0.0, 60.0),
+    (4.0, 0.4, 0.0, 45.0),
+    (1.8, 0.35, -0.3, 75.0),
+    (3.0, 0.35, -0.3, 70.0),
+    (2.0, 0.4, 0.0, 85.0),
+    (5.0, 0.4, 0.0, 35.0),
+)
+# How far off the object ball's direction a massé is aimed (degrees, either side): the steepest
+# bend the path by up to about 90° (docs/physics.md "Jumps and massé").
+MASSE_OFFSETS: tuple[float, ...] = tuple(float(d) for d in range(4, 90, 3))
+MASSE_ENOUGH = 3  # scoring massé strokes after which the massé sweep stops
 
 
 def _ball_windows(problem: Problem, balls: Balls, table: TableSpec, step: float) -> list[float]:
@@ -263,24 +280,63 @@ class Search:
         fine = _ball_windows(self.problem, judge.balls, judge.table, self.level.sweep_step / 2)
         return self._run_jobs(judge, [(d, s) for s in self.styles() for d in fine])
 
-    def sweep_banks(self, judge: Judge) -> list[Candidate]:
+    def sweep_banks(self, judge: Judge, keep: int = 0) -> list[Candidate]:
         """Cushion-first strokes: the whole circle, coarser (used when no ball-first stroke
-        scored: it costs many simulations and rarely beats a good ball-first stroke)."""
+        scored: it costs many simulations and rarely beats a good ball-first stroke). Leaves
+        ``keep`` simulations of the budget unused."""
         step = self.level.sweep_step * 2
         coarse = _circle(step, self.rng.uniform(0, step))
-        return self._run_jobs(judge, [(d, s) for s in self.styles()[:2] for d in coarse])
+        jobs = [(d, s) for s in self.styles()[:2] for d in coarse]
+        return self._run_jobs(judge, jobs, stop=self.sims_cap - keep)
 
     def _run_jobs(
-        self, judge: Judge, jobs: list[tuple[float, tuple[float, float, float]]]
+        self,
+        judge: Judge,
+        jobs: list[tuple[float, tuple[float, float, float]]],
+        stop: int | None = None,
     ) -> list[Candidate]:
         # Shuffled so that a budget cut leaves a spread of directions and styles.
         self.rng.shuffle(jobs)
         out: list[Candidate] = []
         for direction, style in jobs:
-            if self.out_of_budget(judge):
+            if self.out_of_budget(judge) or (stop is not None and judge.sims >= stop):
                 break
             stroke = _stroke(direction, style)
             out.append(Candidate(stroke, judge.run(stroke)))
+        return out
+
+    def sweep_masse(self, judge: Judge) -> list[Candidate]:
+        """Massé strokes (levels with ``masse_sims``): aimed off each object ball, to either
+        side, with side spin on that side so the path curves back to it, round a ball that is
+        in the way. Sampled at random within the level's share of simulations, so a budget cut
+        leaves a spread of aims and styles; the refinement and the robustness check then treat
+        them like any other stroke (they keep their elevation)."""
+        balls = judge.balls
+        cue = balls[BALLS.index(self.problem.cue)]
+        jobs: list[Stroke] = []
+        for name in BALLS:
+            if name == self.problem.cue or (self.problem.break_shot and name != "red"):
+                continue
+            q = balls[BALLS.index(name)]
+            centre = math.degrees(math.atan2(q[1] - cue[1], q[0] - cue[0]))
+            # Right english (tip_x > 0) bends the path clockwise: aim left of the ball (a
+            # positive offset) with right english, right of it with left english.
+            for off in MASSE_OFFSETS:
+                for side in (1.0, -1.0):
+                    for speed, tx, ty, elev in MASSE_STYLES:
+                        d = (centre + side * off) % 360.0
+                        jobs.append(Stroke(d, speed, side * tx, ty, elev))
+        self.rng.shuffle(jobs)
+        stop = judge.sims + self.level.masse_sims
+        out: list[Candidate] = []
+        scored = 0
+        # A few scorers are enough: the rest of the budget is better spent centring them and
+        # checking their robustness (a massé misses on smaller errors than a flat stroke).
+        for stroke in jobs:
+            if judge.sims >= stop or self.out_of_budget(judge) or scored >= MASSE_ENOUGH:
+                break
+            out.append(Candidate(stroke, judge.run(stroke)))
+            scored += out[-1].outcome.points > 0
         return out
 
     def refine(self, judge: Judge, cands: list[Candidate], keep: int) -> list[Candidate]:
@@ -396,7 +452,12 @@ def _search_one(
     judge = Judge(problem, balls)
     cands = search.sweep(judge)
     if lvl.refine and not any(c.outcome.points for c in cands):
-        cands += search.sweep_banks(judge)
+        # The bank sweep leaves the massé share of the budget: a flat stroke is the safer bet
+        # (a massé misses on smaller errors), so massé is tried only when no flat stroke, at a
+        # ball or off a cushion, scores — typically a ball in the way.
+        cands += search.sweep_banks(judge, keep=lvl.masse_sims)
+        if lvl.masse_sims and not any(c.outcome.points for c in cands):
+            cands += search.sweep_masse(judge)
     if lvl.refine:
         cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6)
     scoring = sorted({id(c): c for c in cands if c.outcome.points}.values(), key=_rank)

@@ -129,6 +129,45 @@ def start_phase(
     return Motion(Segment(t0, (x, y, 0.0), ZERO3, ZERO3, ZERO3, ZERO3), "stationary", INF, "never")
 
 
+def slow_end_of_roll(seg: Segment, spec: PhysicsSpec) -> tuple[Segment, float] | None:
+    """The slow end of the roll that ``seg`` runs into, rebuilt from ``seg`` alone: ``(the
+    segment the engine starts when the speed falls to roll_slow_speed, the time that segment's
+    ball stops)``; None unless ``seg`` is a rolling segment above ``roll_slow_speed``.
+
+    The wire leaves that second segment out (issue 26: the switch cost 16 numbers per ball that
+    rolls to rest) and the decoder puts it back with this function, so a rolling segment on the
+    wire carries the two-phase law. A segment is taken as rolling when it lies on the slate,
+    decelerates at exactly ``μr·g`` against its velocity (no other phase has that acceleration)
+    and spins as a rolling ball does; the ball radius is read from that spin."""
+    z, (vx, vy, vz), (ax, ay, az) = seg.pos[2], seg.vel, seg.acc
+    if z != 0.0 or vz != 0.0 or az != 0.0 or spec.mu_roll_slow == spec.mu_roll:
+        return None
+    speed = math.hypot(vx, vy)
+    v_slow = spec.roll_slow_speed
+    if not speed > v_slow * (1.0 + 1e-9):  # the same slack as start_phase's
+        return None
+    f = spec.mu_roll * spec.g
+    tol = 1e-9
+    if abs(ax * speed + f * vx) > tol * f * speed or abs(ay * speed + f * vy) > tol * f * speed:
+        return None
+    (wx, wy, _), (alx, aly, _) = seg.spin, seg.spin_acc
+    k = math.hypot(wx, wy) / speed  # 1/R for a rolling ball
+    if not k > 0.0:
+        return None
+    roll = abs(wx + k * vy) + abs(wy - k * vx) <= tol * k * speed
+    if not roll or abs(alx + k * ay) + abs(aly - k * ax) > tol * k * f:
+        return None
+    # What the engine does when the fast segment ends ("slow" in start_phase and end_phase).
+    t_s = seg.t0 + (speed - v_slow) / f
+    p, v, w = state_at(seg, t_s)
+    r = 1.0 / k
+    slow = start_phase(t_s, (p[0], p[1], 0.0), v, (-v[1] / r, v[0] / r, w[2]), r, spec)
+    if slow.phase != "rolling":
+        return None
+    s = slow.seg
+    return s, t_s + math.hypot(s.vel[0], s.vel[1]) / (spec.mu_roll_slow * spec.g)
+
+
 def slate_friction(
     vel: Vec3, spin: Vec3, normal: float, radius: float, spec: PhysicsSpec
 ) -> tuple[Vec3, Vec3]:

@@ -7,8 +7,13 @@ segments; each segment is exact closed-form motion from its ``t0`` to the next s
 
 Wire form (:func:`encode_trajectory`): ``{ball name: flat list}`` with 16 numbers per segment in
 the order ``t0, pos[3], vel[3], acc[3], spin[3], spin_acc[3]``. Zeros are sent as the integer 0
-(one msgpack byte instead of nine); every other number is the exact float, so decoding gives back
-bit-identical segments.
+(one msgpack byte instead of nine); every other number is the exact float.
+
+One segment the engine makes is left out: the slow end of a roll (``motion.slow_end_of_roll``),
+which follows from the rolling segment before it. The decoder puts it back, so a rolling segment
+on the wire carries the two-phase law of the roll (docs/protocol.md "Trajectory"). Decoding
+therefore gives back every segment the engine made, the sent ones bit-identical and the rebuilt
+ones within rounding (1e-9 relative); the encoder checks that before it leaves one out.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
+from shared.physics.motion import slow_end_of_roll
 from shared.physics.motion import state_at as segment_state
+from shared.physics.spec import DEFAULT_SPEC, PhysicsSpec
 from shared.physics.types import Event, Segment, ShotResult
 from shared.table import BALLS, BallName, Point
 
@@ -65,12 +72,67 @@ def _pack(x: float) -> float | int:
     return 0 if x == 0.0 else x
 
 
-def encode_trajectory(trajectory: Trajectory) -> dict[str, list[float | int]]:
-    """A compact msgpack-friendly form: ball name → flat list of numbers (see module doc)."""
+def _implied(t_slow: float, t_rest: float, t_next: float | None) -> bool:
+    """Whether a rolling segment followed by a segment starting at ``t_next`` (None: none)
+    carries its slow end (starting at ``t_slow``, at rest by ``t_rest``). The next segment must
+    start inside the slow end: a trajectory from before issue 26 (one rolling law to rest) or one
+    interrupted before the switch reads as it always did."""
+    if t_next is None:
+        return True
+    return t_slow < t_next <= t_rest + 1e-9 * max(1.0, t_rest)
+
+
+def segments_close(a: Segment, b: Segment) -> bool:
+    """``a`` equals ``b`` up to rounding: same start, every number within 1e-9 relative (a
+    decoded trajectory against the engine's: the rebuilt slow ends differ in the last bits)."""
+    if a.t0 != b.t0:
+        return False
+    for va, vb in zip(
+        (*a.pos, *a.vel, *a.acc, *a.spin, *a.spin_acc),
+        (*b.pos, *b.vel, *b.acc, *b.spin, *b.spin_acc),
+        strict=True,
+    ):
+        if abs(va - vb) > 1e-9 * max(1.0, abs(vb)):
+            return False
+    return True
+
+
+def wire_segments(segments: Sequence[Segment], spec: PhysicsSpec = DEFAULT_SPEC) -> list[Segment]:
+    """The segments that go on the wire: all but each slow end of a roll the decoder rebuilds
+    (only where it rebuilds it within rounding)."""
+    out: list[Segment] = []
+    for k, s in enumerate(segments):
+        slow = slow_end_of_roll(segments[k - 1], spec) if k else None
+        if slow is not None:
+            t_next = segments[k + 1].t0 if k + 1 < len(segments) else None
+            if segments_close(slow[0], s) and _implied(slow[0].t0, slow[1], t_next):
+                continue
+        out.append(s)
+    return out
+
+
+def with_slow_ends(segments: Sequence[Segment], spec: PhysicsSpec = DEFAULT_SPEC) -> list[Segment]:
+    """Inverse of :func:`wire_segments`: each rolling segment followed by its slow end."""
+    out: list[Segment] = []
+    for k, s in enumerate(segments):
+        out.append(s)
+        slow = slow_end_of_roll(s, spec)
+        if slow is not None:
+            t_next = segments[k + 1].t0 if k + 1 < len(segments) else None
+            if _implied(slow[0].t0, slow[1], t_next):
+                out.append(slow[0])
+    return out
+
+
+def encode_trajectory(
+    trajectory: Trajectory, spec: PhysicsSpec = DEFAULT_SPEC
+) -> dict[str, list[float | int]]:
+    """A compact msgpack-friendly form: ball name → flat list of numbers (see module doc).
+    ``spec`` must be the one the trajectory was simulated with (and the decoder's)."""
     out: dict[str, list[float | int]] = {}
     for ball, segs in trajectory.items():
         flat: list[float | int] = []
-        for s in segs:
+        for s in wire_segments(segs, spec):
             flat.append(_pack(s.t0))
             for vec in (s.pos, s.vel, s.acc, s.spin, s.spin_acc):
                 flat.extend((_pack(vec[0]), _pack(vec[1]), _pack(vec[2])))
@@ -89,8 +151,11 @@ def event_wire(e: Event) -> dict[str, Any]:
     return out
 
 
-def decode_trajectory(obj: object) -> dict[BallName, tuple[Segment, ...]]:
-    """Inverse of :func:`encode_trajectory`; raises ValueError on anything malformed."""
+def decode_trajectory(
+    obj: object, spec: PhysicsSpec = DEFAULT_SPEC
+) -> dict[BallName, tuple[Segment, ...]]:
+    """Inverse of :func:`encode_trajectory` (the slow ends of rolls rebuilt); raises ValueError
+    on anything malformed."""
     if not isinstance(obj, Mapping):
         raise ValueError(f"trajectory must be a map of ball name to numbers, got {type(obj)}")
     out: dict[BallName, tuple[Segment, ...]] = {}
@@ -119,5 +184,5 @@ def decode_trajectory(obj: object) -> dict[BallName, tuple[Segment, ...]]:
                     (n[13], n[14], n[15]),
                 )
             )
-        out[ball] = tuple(segs)
+        out[ball] = tuple(with_slow_ends(segs, spec))
     return out

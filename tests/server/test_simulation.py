@@ -15,6 +15,7 @@ from server.room import Room, SimJob, settings_from_wire
 from server.simulation import PhysicsPool, run_job
 from server.store import Store
 from shared.physics import Stroke, decode_trajectory
+from shared.physics.trajectory import segments_close
 from shared.protocol import to_server as ts
 from shared.rules.placement import break_position
 from shared.table import BALLS, MATCH
@@ -36,11 +37,13 @@ async def test_worker_processes_match_the_in_process_engine() -> None:
             assert out.job == job.job and out.result is not None, out.failure
             assert out.result.final == local.result.final  # type: ignore[union-attr]
             assert out.trajectory == local.trajectory and out.events == local.events
-        # The wire forms decode to the exact segments.
+        # The wire forms decode to the engine's segments (the slow ends of rolls, which the
+        # wire leaves out, rebuilt within rounding).
         assert outs[0].result is not None
-        assert decode_trajectory(outs[0].trajectory) == {
-            b: tuple(s) for b, s in outs[0].result.trajectory.items()
-        }
+        wire = decode_trajectory(outs[0].trajectory)
+        assert wire.keys() == outs[0].result.trajectory.keys()
+        for b, segs in outs[0].result.trajectory.items():
+            assert len(wire[b]) == len(segs) and all(map(segments_close, wire[b], segs))
     finally:
         await pool.shutdown()
 

@@ -3,11 +3,13 @@ R-DISC-3C, R-BREAK-2, R-LAG-2), in every discipline."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import pytest
 
-from client.bot.plan import Judge, plan_lag, plan_stroke, simulate
+from client.bot.levels import level
+from client.bot.plan import Judge, Search, plan_lag, plan_stroke, simulate
 from client.bot.problem import LagProblem, Problem, problem_from
 from server.room import Room, settings_from_wire
 from shared.protocol import to_server as ts
@@ -102,3 +104,32 @@ def test_problem_is_read_from_the_match_view() -> None:
     assert problem.balls == state.balls
     assert problem.zone_counts == tuple((z.name, z.count) for z in view.zones or ())
     assert problem_from(room.room_view(), view, 0) is None  # not seat 0's turn
+
+
+# The break (R-BREAK-2: the red first) with the yellow on the line from the white to the red:
+# every flat stroke at the red takes the yellow first, and no bank the search tries scores.
+BLOCKED = ((1.554, 0.434), (1.323, 0.433), (0.938, 0.416))
+
+
+def test_level_5_plays_a_masse_round_a_ball_in_the_way() -> None:
+    problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
+    search = Search(problem, level(5), BUDGET_S, random.Random(1))
+    judge = Judge(problem)
+    flat = search.sweep(judge) + search.sweep_banks(judge, keep=level(5).masse_sims)
+    assert not any(c.outcome.points for c in flat)  # no flat stroke at a ball or off a rail
+    chosen = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S, humanise=False)
+    stroke = chosen.stroke()
+    # Within level 5's 700 simulations (a robustness check started under the cap runs its six).
+    assert stroke.is_masse and abs(stroke.tip_x) >= 0.2 and chosen.sims <= 706
+    # Replayed through the physics, it curves round the yellow, takes the red first and scores.
+    result = simulate(MATCH, BLOCKED, "white", stroke)
+    first = next(e for e in result.events if e.kind == "ball_ball")
+    assert set(first.balls) == {"white", "red"}
+    out = Judge(problem).run(stroke)
+    assert out.points == 1 and not out.foul
+
+
+def test_levels_below_5_never_play_masse() -> None:
+    problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
+    for lv in (1, 2, 3, 4):
+        assert not plan_stroke(problem, lv, seed=1, budget_s=BUDGET_S).stroke().is_masse

@@ -19,6 +19,7 @@ from shared.physics import (
     simulate_lag,
     state_at,
 )
+from shared.physics.trajectory import segments_close
 from shared.table import BALLS, MATCH, TABLES, BallName, Point, TableSpec
 
 SETTINGS = settings(
@@ -137,7 +138,10 @@ def test_never_outside_the_table_without_off_table(
 def test_trajectory_matches_event_positions(balls: dict[BallName, Point], stroke: Stroke) -> None:
     r = simulate(MATCH, balls, "white", stroke)
     wire = decode_trajectory(msgpack.unpackb(msgpack.packb(encode_trajectory(r.trajectory))))
-    assert wire == r.trajectory
+    # Sent segments come back bit-identical, rebuilt slow ends of rolls within rounding.
+    assert wire.keys() == r.trajectory.keys()
+    for name, segs in r.trajectory.items():
+        assert len(wire[name]) == len(segs) and all(map(segments_close, wire[name], segs))
     for e in r.events:
         for name, state in e.after.items():
             for source in (r, wire):
