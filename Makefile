@@ -53,8 +53,8 @@ demo: setup
 	$(PY) -m client.demo
 
 # The browser client (docs/web.md): the only target that needs Node (18+) and npm. It installs
-# the pinned @msgpack/msgpack (web/package-lock.json) and vendors the built page into
-# server/web/static/, which is committed: play, test and a server install need no Node.
+# the pinned @msgpack/msgpack (web/package-lock.json) and vendors it into
+# server/web/static/vendor/, which is committed: play, test and a server install need no Node.
 web:
 	cd web && npm ci --no-audit --no-fund && node build.mjs
 

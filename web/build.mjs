@@ -1,10 +1,13 @@
-// `make web`: builds the browser client's files into server/web/static/ (docs/web.md).
+// `make web`: vendors the browser client's one dependency into server/web/static/vendor/
+// (docs/web.md).
 //
-// The page is plain scripts (no framework, no bundler): web/src/ is copied as is, and the
-// msgpack codec is vendored from the pinned @msgpack/msgpack (package-lock.json) with its
-// licence, so the server and its tests never need Node. The server gives every file a
-// content-hashed URL when it starts (server/web/pages.py).
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// The page itself is plain scripts with no build step (no framework, no bundler), so its
+// source is server/web/static/app.js and style.css, edited where they are served from: one
+// copy, nothing to keep in step. Only the msgpack codec comes from the pinned
+// @msgpack/msgpack (package-lock.json), with its licence, so the server and its tests never
+// need Node. The server gives every file a content-hashed URL when it starts
+// (server/web/pages.py).
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,12 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const out = join(here, "..", "server", "web", "static");
 const pkg = join(here, "node_modules", "@msgpack", "msgpack");
 
-rmSync(out, { recursive: true, force: true });
+rmSync(join(out, "vendor"), { recursive: true, force: true });
 mkdirSync(join(out, "vendor"), { recursive: true });
-
-for (const name of readdirSync(join(here, "src"))) {
-  copyFileSync(join(here, "src", name), join(out, name));
-}
 
 const version = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")).version;
 // The source map is not shipped: drop the comment that would make browsers ask for it.
@@ -28,4 +27,4 @@ writeFileSync(
   `/*! @msgpack/msgpack ${version} | ISC License | see msgpack.LICENSE.txt */\n${codec}`,
 );
 copyFileSync(join(pkg, "LICENSE"), join(out, "vendor", "msgpack.LICENSE.txt"));
-console.log(`built ${out} (@msgpack/msgpack ${version})`);
+console.log(`vendored @msgpack/msgpack ${version} into ${join(out, "vendor")}`);
