@@ -162,11 +162,6 @@ def settings_from_wire(msg: ts.CreateRoom) -> RoomSettings:
     return RoomSettings.from_sent(msg, msg.discipline, msg.private)
 
 
-def options_from_wire(msg: ts.CreateRoom) -> rules.MatchOptions:
-    """The referee's options from ``create_room``; ValueError when the referee refuses them."""
-    return settings_from_wire(msg).match_options()
-
-
 def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
     """The player's mistake as an ``error``: the referee's code when the protocol has it."""
     code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value

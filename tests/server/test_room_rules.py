@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from server.room import Member, Room, options_from_wire, settings_from_wire
+from server.room import Member, Room, settings_from_wire
 from server.simulation import run_job
 from shared import rules, wireviews
 from shared.protocol import to_client as tc
@@ -46,18 +46,18 @@ def test_a_turn_follows_every_stroke_in_a_practice_room() -> None:
 @pytest.mark.parametrize("discipline", [d.value for d in rules.Discipline])
 def test_create_room_accepts_every_table_in_every_discipline(table: str, discipline: str) -> None:
     # R-TABLE-1: club_210, club_230 and ru_9ft used to be refused with bad_options.
-    opts = options_from_wire(ts.CreateRoom(discipline=discipline, table=table))
+    opts = settings_from_wire(ts.CreateRoom(discipline=discipline, table=table)).match_options()
     assert opts.table == table and opts.zone_leg <= opts.table_spec.width / 2
 
 
 def test_create_room_sends_the_corner_zone_leg_to_the_referee() -> None:
     msg = ts.CreateRoom(discipline="straight_rail", table="club_230", corner_zone_leg=0.4)
-    opts = options_from_wire(msg)
+    opts = settings_from_wire(msg).match_options()
     assert opts.zone_leg == 0.4
     zones = wireviews.match_view(rules.new_match(opts, 0))
     assert zones.phase == "waiting"
     with pytest.raises(ValueError, match="corner_zone_leg"):
-        options_from_wire(replace(msg, corner_zone_leg=0.7))  # more than half the width
+        settings_from_wire(replace(msg, corner_zone_leg=0.7))  # more than half the width
 
 
 def test_a_referee_respot_after_a_clock_foul_sends_everyone_the_table_and_a_turn() -> None:
