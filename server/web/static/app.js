@@ -1403,6 +1403,12 @@
         case "chat":
           addChat(msg.from, msg.text, msg.seat);
           break;
+        case "audience":
+          // The room's spectator count, sent at most once a second while it changes.
+          if (R.room && msg.room_id === R.room.room_id) {
+            R.room = Object.assign({}, R.room, { spectators: msg.spectators });
+          }
+          break;
         case "joined":
           joined(msg);
           break;

@@ -164,6 +164,8 @@ def test_a_browser_player_plays_a_whole_match_against_a_bot_and_spectators_agree
     bots(live.ws, room, name="Robot")
     wait(player, lambda d: "Robot" in text(d, ".hud"))
     wait(watcher, lambda d: "Robot" in text(d, ".hud") and "2 watching" in text(d, "header"))
+    # The player sat down before anyone watched: the count reaches the player's page too.
+    wait(player, lambda d: "2 watching" in text(d, "header"))
     player.find_element(_by().NAME, "chat").send_keys("Good luck!\n")
     wait(watcher, lambda d: "Ada: Good luck!" in text(d, ".chatlines"))
 
