@@ -9,7 +9,7 @@ this module is where the two meet (tests/test_import_guard.py keeps it so).
 from __future__ import annotations
 
 from shared.protocol import views as pv
-from shared.rules.options import Discipline, MatchOptions
+from shared.rules.options import Discipline, MatchOptions, TeamMode
 from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
@@ -74,6 +74,7 @@ def room_options(opts: MatchOptions) -> pv.RoomOptions:
         table=opts.table,
         practice=opts.practice,
         corner_zone_leg=opts.zone_leg,
+        team_mode=opts.team_mode.value,
     )
 
 
@@ -140,8 +141,8 @@ def match_view(state: MatchState) -> pv.MatchView:
         set=len(state.sets),
         sets=opts.sets,
         sets_won=scoresheet(state).sets_won,
-        connected=state.connected,
-        grace_until_ms=state.grace_deadline,
+        connected=state.side_connected(),
+        grace_until_ms=state.side_grace(),
         result=result_view(state.result),
         frozen=frozen,
         lag=lag,
@@ -164,6 +165,7 @@ def options_from_view(options: pv.RoomOptions) -> MatchOptions:
         table=options.table,
         practice=options.practice,
         corner_zone_leg=options.corner_zone_leg,
+        team_mode=TeamMode(options.team_mode),
     )
 
 

@@ -87,6 +87,8 @@ class CreateRoom(ClientMessage):
     practice: bool | None = None  # one player, no lag, ``place`` allowed
     # m, R-DISC-FREE corner zones' legs; the referee checks it against the table (≤ half width)
     corner_zone_leg: float | None = None
+    # R-TEAM-1: "singles" (default), "doubles" or "scotch"; a team room has two players a side
+    team_mode: str | None = None
 
     def _validate(self) -> None:
         check_choice("discipline", self.discipline, DISCIPLINES)

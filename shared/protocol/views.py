@@ -426,6 +426,7 @@ class RoomOptions(View):
     table: str
     practice: bool
     corner_zone_leg: float  # m, R-DISC-FREE, in force on this table
+    team_mode: str = "singles"  # R-TEAM-1: "singles", "doubles" or "scotch"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -501,6 +502,7 @@ class SentOptions(View):
     private: bool | None = None
     practice: bool | None = None
     corner_zone_leg: float | None = None
+    team_mode: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
