@@ -109,7 +109,7 @@ def strike(
     return apply(s, PlayStroke(s.shooter, STROKE, result, slot=side_slot), s.resting_at_ms)
 
 
-# R-TEAM-1 / R-TEAM-2 / R-TEAM-3: the shooting order ---------------------------------------------
+# R-TEAM-1 / R-TEAM-2 / R-TEAM-3: the shooting order ----------------------------------------------
 
 
 @pytest.mark.parametrize(("discipline", "form"), CASES, ids=IDS)
@@ -214,7 +214,7 @@ def test_a_singles_match_has_no_second_player() -> None:
     assert s.connected == (True, True) and s.current.player_points == (0, 0)
 
 
-# Fouls and the clock ----------------------------------------------------------------------------
+# Fouls and the clock -----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("discipline", "form"), CASES, ids=IDS)
@@ -260,7 +260,7 @@ def test_R_TEAM_5_a_clock_foul_is_the_due_partners_stroke(
         assert "R-TEAM-3" in v.rules
 
 
-# R-TEAM-6: time-outs per side, the shot clock per stroke ------------------------------------------
+# R-TEAM-6: time-outs per side, the shot clock per stroke -----------------------------------------
 
 
 @pytest.mark.parametrize(("discipline", "form"), CASES, ids=IDS)
@@ -285,7 +285,7 @@ def test_R_TEAM_6_time_outs_belong_to_the_side(discipline: Discipline, form: Tea
     assert err.value.code == "no_timeouts_left"  # the side's one time-out is used
 
 
-# The break, sets and the equalizing inning ---------------------------------------------------------
+# The break, sets and the equalizing inning -------------------------------------------------------
 
 
 @pytest.mark.parametrize(("discipline", "form"), CASES, ids=IDS)
@@ -338,7 +338,7 @@ def test_R_TEAM_1_the_equalizing_inning_is_the_other_sides_by_its_partner_due(
         assert by == {(0, 0): (1, 2), (0, 1): (1, 1), (1, 0): (1, 2), (1, 1): (1, 1)}
 
 
-# R-TEAM-5: figures per side and per player ------------------------------------------------------------
+# R-TEAM-5: figures per side and per player -------------------------------------------------------
 
 
 def test_R_TEAM_5_averages_per_side_and_per_player() -> None:
@@ -354,7 +354,7 @@ def test_R_TEAM_5_averages_per_side_and_per_player() -> None:
     assert (b1.points, b1.innings, b2.points, b2.innings) == (0, 1, 0, 1)
 
 
-# R-TEAM-7: a partner who drops for good ---------------------------------------------------------------
+# R-TEAM-7: a partner who drops for good ----------------------------------------------------------
 
 
 @pytest.mark.parametrize("form", FORMS, ids=[f.value for f in FORMS])
@@ -428,7 +428,7 @@ def test_R_TEAM_1_either_partner_concedes_for_the_side_and_asks_for_the_rematch(
     assert s.phase is Phase.PLAY and who(s) == (1, 0) and v.next_slot == 0
 
 
-# The state keeps every player ---------------------------------------------------------------------------
+# The state keeps every player --------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("form", FORMS, ids=[f.value for f in FORMS])
