@@ -13,7 +13,8 @@ from shared.rules.options import Discipline, MatchOptions, TeamMode
 from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
-from shared.rules.sheet import Line, Scoresheet, average, scoresheet
+from shared.rules import lineup
+from shared.rules.sheet import Line, PlayerLine, Scoresheet, average, scoresheet
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import GameOver
 from shared.rules.zones import shared_zones, zones_for
@@ -21,7 +22,8 @@ from shared.table import BALLS
 
 
 def sheet_view(sheet: Scoresheet) -> pv.Scoresheet:
-    """The protocol's ``scoresheet``."""
+    """The protocol's ``scoresheet``; each player's own figures in a team match (R-TEAM-5)
+    only, so a singles sheet keeps v1's bytes."""
     return pv.Scoresheet(
         sets=tuple(
             pv.SheetSet(
@@ -29,12 +31,49 @@ def sheet_view(sheet: Scoresheet) -> pv.Scoresheet:
                 breaker=s.breaker,
                 lines=(_line_view(s.lines[0]), _line_view(s.lines[1])),
                 result=result_view(s.result),
+                players=_players_view(s.players),
             )
             for s in sheet.sets
         ),
         match=(_line_view(sheet.match[0]), _line_view(sheet.match[1])),
         sets_won=sheet.sets_won,
         result=result_view(sheet.result),
+        players=_players_view(sheet.players),
+    )
+
+
+def _players_view(players: tuple[PlayerLine, ...]) -> tuple[pv.SheetPlayer, ...] | None:
+    if len(players) <= 2:  # singles: the sides' lines say it all
+        return None
+    return tuple(
+        pv.SheetPlayer(
+            seat=p.side,
+            slot=p.slot,
+            points=p.points,
+            innings=p.innings,
+            average=round(p.average, 3),
+        )
+        for p in players
+    )
+
+
+def match_players(state: MatchState) -> tuple[pv.MatchPlayer, ...] | None:
+    """``match.players`` of a team match (R-TEAM-1); None in singles."""
+    if not state.options.teams:
+        return None
+    rec = state.current
+    return tuple(
+        pv.MatchPlayer(
+            seat=lineup.side_of(p),
+            slot=lineup.slot_of(p),
+            connected=state.connected[p],
+            grace_until_ms=state.grace_deadline[p],
+            out=p in state.retired,
+            points=rec.player_points[p],
+            innings=rec.player_innings[p],
+            average=round(average(rec.player_points[p], rec.player_innings[p]), 3),
+        )
+        for p in range(state.options.players)
     )
 
 
@@ -147,6 +186,8 @@ def match_view(state: MatchState) -> pv.MatchView:
         frozen=frozen,
         lag=lag,
         zones=zone_views,
+        shooter_slot=state.shooter_slot if state.options.teams else None,
+        players=match_players(state),
     )
 
 
@@ -177,13 +218,34 @@ def state_from_view(view: pv.MatchView, options: MatchOptions) -> MatchState:
     of a set match are not in the view; only the current one is rebuilt."""
     balls = tuple((float(view.balls[b][0]), float(view.balls[b][1])) for b in BALLS)
     breaker = view.white_seat if view.white_seat is not None else 0
+    # Per player (R-TEAM-1): a team match's players from ``match.players``, in player-index
+    # order; in singles the sides are the players.
+    n = options.players
+    players = sorted(view.players or (), key=lambda p: lineup.player(p.seat, p.slot))
+    if len(players) == n:
+        connected = tuple(p.connected for p in players)
+        grace = tuple(p.grace_until_ms for p in players)
+        player_points = tuple(p.points for p in players)
+        player_innings = tuple(p.innings for p in players)
+        retired = tuple(lineup.player(p.seat, p.slot) for p in players if p.out)
+    else:
+        connected = tuple(view.connected[lineup.side_of(p)] for p in range(n))
+        grace = tuple(view.grace_until_ms[lineup.side_of(p)] for p in range(n))
+        player_points = tuple(view.score[lineup.side_of(p)] if p < 2 else 0 for p in range(n))
+        player_innings = tuple(view.innings[lineup.side_of(p)] if p < 2 else 0 for p in range(n))
+        retired = ()
     current = SetRecord(
         breaker=breaker,
         points=view.score,
         innings=view.innings,
         high_run=view.high_run,
         timeouts_left=view.timeouts_left,
+        player_points=player_points,
+        player_innings=player_innings,
     )
+    slot_up = [0, 0]
+    if view.shooter is not None and view.shooter_slot is not None:
+        slot_up[view.shooter] = view.shooter_slot
     return MatchState(
         options=options,
         phase=Phase(view.phase),
@@ -199,6 +261,8 @@ def state_from_view(view: pv.MatchView, options: MatchOptions) -> MatchState:
         spot_choice=view.spot_choice,
         equalizing=view.equalizing,
         zone_counts=tuple((z.name, z.count) for z in view.zones or ()),
-        connected=view.connected,
-        grace_deadline=view.grace_until_ms,
+        connected=connected,
+        grace_deadline=grace,
+        slot_up=(slot_up[0], slot_up[1]),
+        retired=retired,
     )

@@ -112,13 +112,15 @@ class RoomCreated(ServerMessage):
 class Joined(ServerMessage):
     TYPE: ClassVar[str] = "joined"
     room_id: str
-    seat: int
+    seat: int  # the side
     seat_token: str  # secret: the only key to this seat (rejoin)
     re: int | None = None
+    slot: int | None = None  # team rooms: the place in the side's line-up (R-TEAM-1)
 
     def _validate(self) -> None:
         check_str("room_id", self.room_id, 32, 1)
         check_int("seat", self.seat, 0, 1)
+        check_opt_int("slot", self.slot, 0, 1)
         check_str("seat_token", self.seat_token, 64, 1)
         _re(self.re)
 
@@ -147,9 +149,11 @@ class Snapshot(ServerMessage):
     # as it was broadcast, so a late arrival animates the rest of it from ``start_ms``.
     in_motion: StrokePlayed | LagResult | None = None
     re: int | None = None
+    slot: int | None = None  # team rooms: the receiver's place in its side's line-up
 
     def _validate(self) -> None:
         _seq(self.seq)
+        check_opt_int("slot", self.slot, 0, 1)
         _view("room", self.room, RoomView)
         _view("match", self.match, MatchView)
         check_opt_seat("seat", self.seat)
@@ -172,10 +176,12 @@ class StrokePlayed(ServerMessage):
     events: tuple[EventView, ...]
     result: StrokeResult
     match: MatchView
+    shooter_slot: int | None = None  # team rooms: the partner who struck (R-TEAM-1)
 
     def _validate(self) -> None:
         _seq(self.seq)
         check_int("shooter", self.shooter, 0, 1)
+        check_opt_int("shooter_slot", self.shooter_slot, 0, 1)
         _view("stroke", self.stroke, PlayedStroke)
         check_int("start_ms", self.start_ms, 0)
         check_int("rest_ms", self.rest_ms, 0)
@@ -227,10 +233,12 @@ class Turn(ServerMessage):
     deadline_ms: int | None
     phase: str | None = None
     frozen: bool | None = None
+    shooter_slot: int | None = None  # team rooms: the partner of ``shooter`` to strike
 
     def _validate(self) -> None:
         _seq(self.seq)
         check_opt_seat("shooter", self.shooter)
+        check_opt_int("shooter_slot", self.shooter_slot, 0, 1)
         check_opt_int("deadline_ms", self.deadline_ms, 0)
         if self.phase is not None:
             check_str("phase", self.phase, 32)
@@ -259,10 +267,12 @@ class PlayerStatus(ServerMessage):
     seat: int
     status: str
     grace_until_ms: int | None = None
+    slot: int | None = None  # team rooms: which partner of the side (R-TEAM-1)
 
     def _validate(self) -> None:
         _seq(self.seq)
         check_int("seat", self.seat, 0, 1)
+        check_opt_int("slot", self.slot, 0, 1)
         check_choice("status", self.status, STATUSES)
         check_opt_int("grace_until_ms", self.grace_until_ms, 0)
 

@@ -227,6 +227,7 @@ class StrokeResult(View):
     respots: Mapping[str, Point2]
     next_shooter: int | None
     game_over: GameResult | None
+    next_slot: int | None = None  # team rooms: the partner of ``next_shooter`` who strikes
 
     def _validate(self) -> None:
         check_int("points", self.points, 0, 1)
@@ -251,11 +252,31 @@ class SheetLine(View):
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class SheetPlayer(View):
+    """A team room's player's own figures (R-TEAM-5): the points of their strokes and the
+    side's innings in which they struck. Sides keep their ``lines``."""
+
+    seat: int  # the side
+    slot: int  # the place in the side's line-up
+    points: int
+    innings: int
+    average: float
+
+    def _validate(self) -> None:
+        check_int("seat", self.seat, 0, 1)
+        check_int("slot", self.slot, 0, 1)
+        check_int("points", self.points, 0)
+        check_int("innings", self.innings, 0)
+        check_number("average", self.average, 0.0)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class SheetSet(View):
     number: int  # 1-based
     breaker: int
     lines: tuple[SheetLine, SheetLine]
     result: GameResult | None
+    players: tuple[SheetPlayer, ...] | None = None  # team rooms only
 
     def _validate(self) -> None:
         check_int("number", self.number, 1)
@@ -270,6 +291,31 @@ class Scoresheet(View):
     match: tuple[SheetLine, SheetLine]
     sets_won: tuple[int, int]
     result: GameResult | None
+    players: tuple[SheetPlayer, ...] | None = None  # team rooms only: totals per player
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchPlayer(View):
+    """``match.players`` (team rooms): one player of a side's line-up in the game being
+    played: their connection and grace (R-END-5), whether they are out for good (R-TEAM-7)
+    and their own figures (R-TEAM-5)."""
+
+    seat: int  # the side
+    slot: int  # the place in the side's line-up
+    connected: bool
+    grace_until_ms: int | None
+    out: bool
+    points: int
+    innings: int
+    average: float
+
+    def _validate(self) -> None:
+        check_int("seat", self.seat, 0, 1)
+        check_int("slot", self.slot, 0, 1)
+        check_opt_int("grace_until_ms", self.grace_until_ms, 0)
+        check_int("points", self.points, 0)
+        check_int("innings", self.innings, 0)
+        check_number("average", self.average, 0.0)
 
 
 # The match -------------------------------------------------------------------------------------
@@ -351,6 +397,9 @@ class MatchView(View):
     frozen: FrozenView | None = None
     lag: LagView | None = None
     zones: tuple[ZoneView, ...] | None = None
+    # Team rooms only (R-TEAM-1): the shooting side's partner who strikes, and every player.
+    shooter_slot: int | None = None
+    players: tuple[MatchPlayer, ...] | None = None
 
     FROZEN_PHASES: ClassVar[frozenset[str]] = frozenset({"play", "timeout"})
 

@@ -21,7 +21,18 @@ from shared.protocol import views as pv
 from shared.protocol.typed import View, hints
 
 BALLS = st.sampled_from(pv.BALL_NAMES)
-SEAT_FIELDS = {"winner", "shooter", "seat", "next_shooter", "white_seat", "breaker"}
+SEAT_FIELDS = {
+    "winner",
+    "shooter",
+    "seat",
+    "next_shooter",
+    "white_seat",
+    "breaker",
+    # R-TEAM-1: a place in a side's line-up is 0 or 1 too
+    "slot",
+    "shooter_slot",
+    "next_slot",
+}
 texts = st.text(min_size=1, max_size=12)
 times = st.integers(0, 2**53 - 1)
 small = st.integers(0, 10_000)
