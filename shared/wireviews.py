@@ -9,11 +9,11 @@ this module is where the two meet (tests/test_import_guard.py keeps it so).
 from __future__ import annotations
 
 from shared.protocol import views as pv
+from shared.rules import lineup
 from shared.rules.options import Discipline, MatchOptions, TeamMode
 from shared.rules.placement import contact_of
 from shared.rules.referee import cue_ball, lag_balls
 from shared.rules.scoring import zone_rule_is_strict
-from shared.rules import lineup
 from shared.rules.sheet import Line, PlayerLine, Scoresheet, average, scoresheet
 from shared.rules.state import MatchState, Phase, SetRecord
 from shared.rules.verdict import GameOver
