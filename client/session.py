@@ -237,7 +237,7 @@ class Session:
     async def join(self, room_id: str, password: str | None = None) -> int:
         """Take a free seat; returns the seat (0/1). The seat token is kept for ``rejoin``."""
         answer = await self.ask(ts.Join(room_id=room_id, password=password), tc.Joined)
-        self.state.enter_room(answer.room_id, answer.seat, answer.seat_token)
+        self.state.enter_room(answer.room_id, answer.seat, answer.seat_token, answer.slot)
         self._keep_seat(answer.room_id, answer.seat_token)
         if self.state.room is None:
             # The player who fills the room gets no snapshot of its own (the match starts at
@@ -294,7 +294,7 @@ class Session:
             if exc.code in ("bad_token", "no_such_room"):
                 self._forget_seat(room_id)
             raise
-        self.state.enter_room(room_id, answer.seat, token)
+        self.state.enter_room(room_id, answer.seat, token, answer.slot)
         return answer.seat
 
     def held_seats(self) -> dict[str, str]:

@@ -107,13 +107,20 @@ class BotPlayer:
         lag_seq = state.last_lag.seq if state.last_lag else None
         key: tuple[Any, ...] | None = None
         job: Callable[[], Any] | None = None
-        if phase == "lag" and not (match.lag is not None and match.lag.played[seat]):
+        # R-TEAM-1: in a team room the lag and the break choice are the first player's, and a
+        # stroke is the partner's whose turn it is (the referee refuses the other, R-TEAM-4).
+        if phase == "lag" and state.my_lag and not (match.lag and match.lag.played[seat]):
             key = ("lag", lag_seq)
             job = self._lag
-        elif phase == "break_choice" and match.lag is not None and match.lag.winner == seat:
+        elif (
+            phase == "break_choice"
+            and state.my_lag
+            and match.lag is not None
+            and match.lag.winner == seat
+        ):
             key = ("break_choice", lag_seq)
             job = self._choose_break
-        elif phase == "play" and match.shooter == seat and match.deadline_ms:
+        elif phase == "play" and state.my_turn and match.deadline_ms:
             key = ("play", match.deadline_ms, str(match.balls))
             job = self._stroke
         if key is None or key == self._acted or job is None:
