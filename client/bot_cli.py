@@ -50,6 +50,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-equalizing", action="store_true", help="no equalizing inning (--create, R-END-2)"
     )
+    parser.add_argument(
+        "--team-mode",
+        choices=("singles", "doubles", "scotch"),
+        default=None,
+        help="two players a side (--create): doubles (partners take the side's innings in "
+        "turn) or scotch (partners alternate strokes); partners join with --room ID",
+    )
     parser.add_argument("--matches", type=int, default=1, help="matches to play (rematches)")
     parser.add_argument("--think", type=float, default=None, help="cap on thinking per stroke (s)")
     parser.add_argument(
@@ -146,6 +153,8 @@ async def play(args: argparse.Namespace) -> str:
                     options["shot_clock_s"] = args.shot_clock
                 if args.no_equalizing:
                     options["equalizing"] = False
+                if args.team_mode is not None:
+                    options["team_mode"] = args.team_mode
                 room_id = await session.create_room(args.create, **options)
                 say(f"created room {room_id} ({args.create})")
             elif room_id is None:
@@ -155,7 +164,9 @@ async def play(args: argparse.Namespace) -> str:
                 seat = await session.join(room_id)
         except ServerError as exc:
             raise BotFailed(f"could not join a room: {exc}") from None
-        say(f"seated in room {room_id} at seat {seat}, level {args.level}")
+        slot = session.state.slot
+        partner = "" if slot is None else f", player {slot + 1} of its side"
+        say(f"seated in room {room_id} at seat {seat}{partner}, level {args.level}")
         # Thinking runs in its own process: the search holds the GIL for seconds, and the
         # connection must keep answering pings meanwhile.
         pool = thinking_pool()
