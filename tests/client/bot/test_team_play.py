@@ -5,6 +5,7 @@ the referee says it is their turn (R-TEAM-2); a spectator sees the same scoreshe
 from __future__ import annotations
 
 import asyncio
+import itertools
 from concurrent.futures import Executor
 
 import pytest
@@ -87,10 +88,10 @@ async def test_four_clients_two_of_them_bots_play_a_doubles_match_to_its_end(
     strikers = [(m.shooter, m.shooter_slot) for m in seen]
     assert set(strikers) <= {(0, 0), (1, 0), (0, 1), (1, 1)} and len(strikers) >= 2
     assert partner_strokes == [p for p in strikers if p[1] == 1]
-    openers = [strikers[0]] + [b for a, b in zip(strikers, strikers[1:], strict=False) if a != b]
-    for a, b in zip(openers, openers[1:], strict=False):
+    openers = [strikers[0]] + [b for a, b in itertools.pairwise(strikers) if a != b]
+    for a, b in itertools.pairwise(openers):
         assert a[0] != b[0], "a side's inning went to its partner inside the inning"
     for side in (0, 1):
         mine = [p[1] for p in openers if p[0] == side]
-        assert all(x != y for x, y in zip(mine, mine[1:], strict=False)), mine
+        assert all(x != y for x, y in itertools.pairwise(mine)), mine
     assert sum(b.strokes_sent for b in bots) >= 1
