@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import secrets
 import sqlite3
@@ -56,11 +55,11 @@ from server.net.actor import (
     Stop,
     idle_expired,
     now_ms,
-    restore_room,
     room_record,
 )
 from server.net.desk import StandingDesk
 from server.net.hashing import Busy, HashPool
+from server.net.locator import LocalRooms, Locator
 from server.net.metrics import Metrics
 from server.net.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.net.web import WebPages
@@ -138,7 +137,6 @@ class GameServer:
         self.clients: dict[ConnId, Client] = {}
         self.rooms: dict[str, RoomActor] = {}
         self.store: GameStore | None = None
-        self.cluster: ClusterNode | None = None  # a node of a cluster (docs/cluster.md)
         self.physics: PhysicsPool | None = None
         self.server: Server | None = None
         self.lobby = Lobby(config)  # every policy decision (server/core/lobby.py)
@@ -157,6 +155,16 @@ class GameServer:
         # Wrong room passwords counted over every node of a cluster, by identity and address
         # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
         self.password_failures: dict[str, Attempts] = {}
+        # Where rooms live: here alone, or on a cluster's nodes (docs/cluster.md). The gateway
+        # asks it and never branches on the mode; ``cluster`` is the node itself, for the
+        # operator's metrics and the tests.
+        self.cluster: ClusterNode | None = None
+        self.locator: Locator = LocalRooms(self)
+        if config.cluster is not None:
+            from server.cluster.node import ClusterNode  # needs redis: only in cluster mode
+
+            self.cluster = ClusterNode(self, config.cluster)
+            self.locator = self.cluster
 
     # Life cycle -----------------------------------------------------------------------------
     @property
@@ -179,16 +187,9 @@ class GameServer:
         self.physics = PhysicsPool(cfg.workers)
         await self.physics.warm_up()
         self.metrics.gc.install()
-        now = now_ms()
-        # A cluster node restores only the open rooms nobody holds (ClusterNode.start).
-        for record in self.store.open_rooms() if cfg.cluster is None else []:
-            try:
-                room = restore_room(record, now)
-            except Exception:
-                log.exception("room %s could not be restored; closing it", record.room_id)
-                self.store.close_room(record.room_id, now)
-                continue
-            self.run_room(room)  # players rejoin within the grace time, or forfeit
+        # Alone: every open room runs here again. A cluster node takes only the rooms nobody
+        # holds, once it has joined (start, below).
+        await self.locator.restore(now_ms())
         self.server = await serve(
             self._serve,
             cfg.host,
@@ -203,16 +204,12 @@ class GameServer:
             open_timeout=10,  # a handshake that does not complete in 10 s is dropped
             create_connection=self._connection_class(),
         )
-        if cfg.cluster is not None:  # once the port is known (the node's default URL)
-            from server.cluster.node import ClusterNode  # needs redis: only in cluster mode
-
-            self.cluster = ClusterNode(self, cfg.cluster)
-            try:
-                await self.cluster.start()
-            except BaseException:
-                self.server.close()
-                await self.server.wait_closed()
-                raise
+        try:
+            await self.locator.start()  # once the port is known (a node's default URL)
+        except BaseException:
+            self.server.close()
+            await self.server.wait_closed()
+            raise
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
@@ -259,8 +256,7 @@ class GameServer:
         await asyncio.gather(
             *(a.task for a in actors if a.task is not None), return_exceptions=True
         )
-        if self.cluster is not None:  # every room saved: other nodes may take them now
-            await self.cluster.stop()
+        await self.locator.stop()  # every room saved: other nodes may take them now
         closing = encode(
             tc.Closing(
                 reason="The server is restarting; your room is saved. "
@@ -328,8 +324,8 @@ class GameServer:
             return f"database problem: {self.store.problem}"
         if self.store is not None and self.store.failure is not None:
             return f"storage failing: {self.store.failure}"
-        if self.cluster is not None and self.cluster.problem is not None:
-            return f"cluster: {self.cluster.problem}"
+        if self.locator.problem is not None:
+            return f"cluster: {self.locator.problem}"
         return None
 
     async def _check_db(self) -> None:
@@ -403,8 +399,7 @@ class GameServer:
 
     def room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
-        if self.cluster is not None:
-            self.cluster.closed(actor.room.room_id)
+        self.locator.closed(actor.room.room_id)
         self.lobby.room_closed(actor.room.room_id)
         for client in self.clients.values():
             if client.room is actor:
@@ -417,8 +412,7 @@ class GameServer:
 
     # Output ----------------------------------------------------------------------------------
     def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
-        if self.cluster is not None and self.cluster.publisher.hub_conns:
-            conns = self.cluster.fan_out(conns, data)  # other nodes' hubs: one Redis publish
+        conns = self.locator.fan_out(conns, data)  # other nodes' spectators: one publish
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
@@ -512,13 +506,11 @@ class GameServer:
             await ws.close(caller.code, caller.reason)
             return
         client = Client(ws, asyncio.Queue(cfg.outbound_queue), caller)
-        if self.cluster is not None:
-            self.cluster.relayed(ws, client)  # a relay from another node: the client's address
-            if not await self.cluster.connection_opened(client):  # the cap over every node
-                self.lobby.closed(client.conn)
-                self.metrics.refused_per_address += 1
-                await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
-                return
+        if not await self.locator.connection_opened(ws, client):  # a cap over every node
+            self.lobby.closed(client.conn)
+            self.metrics.refused_per_address += 1
+            await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+            return
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
@@ -537,15 +529,12 @@ class GameServer:
             deadline.cancel()
             self.clients.pop(client.conn, None)
             self.lobby.closed(client.conn)
-            if self.cluster is not None:
-                self.cluster.connection_closed(client)
+            self.locator.connection_closed(client)
             self.desk.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
             if client.relay is not None:
                 await client.relay.close()
-            if client.hub is not None and self.cluster is not None:
-                self.cluster.hub_left(client)
             client.closing = True
             with contextlib.suppress(asyncio.QueueFull):
                 client.queue.put_nowait(None)
@@ -614,10 +603,7 @@ class GameServer:
             else:
                 client.room.post(Inbound(client.member(), msg))
         elif route is Route.LIST_ROOMS:
-            if self.cluster is not None:
-                rooms = await self.cluster.rooms(500)  # every node's (from Redis)
-            else:
-                rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
+            rooms = await self.locator.rooms(500)  # on a cluster, every node's
             self.reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
         elif route is Route.CREATE:
             assert isinstance(msg, ts.CreateRoom)
@@ -712,14 +698,13 @@ class GameServer:
         except ValueError as exc:
             self.reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return
-        cluster = self.cluster
         opened = await self.open_room(
             settings,
             client.player_id,
             conn=client.conn,
             password_hash=hashed,
             # On a cluster: the room caps over every node, then the lease.
-            claim=None if cluster is None else lambda room_id: cluster.claim(room_id, client),
+            claim=lambda room_id: self.locator.claim(room_id, client),
         )
         if isinstance(opened, str):
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, opened, msg.id))
@@ -753,7 +738,7 @@ class GameServer:
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
-            if self.cluster is not None and await self.cluster.forward(client, msg):
+            if await self.locator.forward(client, msg):
                 return  # another node runs it: relayed there (or refused, answered)
             self.reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
             return
@@ -869,8 +854,7 @@ class GameServer:
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
             body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
-            if self.cluster is not None:
-                body += self.cluster.metrics()
+            body += self.locator.metrics()
             response = connection.respond(HTTPStatus.OK, body)
             response.headers = Headers(
                 [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type"]
