@@ -87,15 +87,21 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
         ball = model.cue_ball(seat)
         arcade.draw_circle_filled(panel.left + 26, panel.top - 24, 10, BALL_COLOURS[ball])
         arcade.draw_circle_outline(panel.left + 26, panel.top - 24, 10, (0, 0, 0, 120), 1.5)
-        name = model.player_name(seat)
-        status = ""
-        for p in model.players():
-            if p.seat == seat and p.status not in (None, "connected"):
-                status = f"  ({p.status})"
-        me = "  (you)" if model.seat == seat else ""
         labels.draw(
-            f"name{seat}", name + me + status, panel.left + 44, panel.top - 30, 14, TEXT, bold=True
+            f"name{seat}",
+            side_names(model, seat, active),
+            panel.left + 44,
+            panel.top - 30,
+            14,
+            TEXT,
+            bold=True,
         )
+        # R-TEAM-5: in a team room each partner's own figures, under the names.
+        own = "   ".join(
+            f"{name} {pts} pts {inn} inn {avg:.3f}"
+            for name, pts, inn, avg in model.player_figures(seat)
+        )
+        labels.draw(f"own{seat}", own, panel.left + 44, panel.top - 50, 10, DIM)
         score = model.score(seat)
         labels.draw(
             f"score{seat}",
@@ -148,6 +154,23 @@ def zone_text(model: GameModel) -> str:
         line = " · on the line" if z.on_line else ""
         parts.append(f"{z.name}: {state}{line}")
     return "   ".join(parts)
+
+
+def side_names(model: GameModel, seat: int, active: bool) -> str:
+    """A side's names as the scoreboard shows them: the player, or in a team room both
+    partners with the one to strike marked (R-TEAM-2, R-TEAM-3); "(you)" and a connection
+    status beside each."""
+    parts = []
+    for p in model.side(seat):
+        text = p.name or "waiting for a player…"
+        if model.seat == seat and (not model.teams or model.state.slot == p.slot):
+            text += " (you)"
+        if p.status not in (None, "connected"):
+            text += f" ({p.status})"
+        if model.teams and active and model.shooter_slot == p.slot:
+            text = "▸ " + text
+        parts.append(text)
+    return "  ·  ".join(parts) if parts else f"Player {seat + 1}"
 
 
 def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> None:

@@ -149,9 +149,10 @@ class Seated:
     """A seat as the screens show it: its player's name (None: nobody sat down yet) and the
     last connection status the server reported for it."""
 
-    seat: int
+    seat: int  # the side (R-TEAM-1)
     name: str | None
     status: str | None = None
+    slot: int = 0  # the place in the side's line-up (team rooms)
 
 
 @dataclass
@@ -291,29 +292,64 @@ class GameModel:
         if self.phase == "lag":
             lag = None if self.match is None else self.match.lag
             played = () if lag is None else lag.played
-            return not (self.seat < len(played) and played[self.seat])
-        return self.phase == "play" and self.shooter == self.seat
+            return self.state.my_lag and not (self.seat < len(played) and played[self.seat])
+        return self.phase == "play" and self.state.my_turn
+
+    @property
+    def teams(self) -> bool:
+        """A doubles or Scotch doubles room: two players a side (R-TEAM-1)."""
+        return self.room is not None and self.room.options.team_mode != "singles"
+
+    @property
+    def shooter_slot(self) -> int | None:
+        """Team rooms: the partner of the shooting side who strikes."""
+        return None if self.match is None else self.match.shooter_slot
 
     def players(self) -> list[Seated]:
-        """One entry per seat: the room lists names by seat (None for an empty seat)."""
+        """One entry per seat: the room lists names by seat (None for an empty seat); in a
+        team room by player, A1, B1, A2, B2 (``seat`` is the side, ``slot`` the place)."""
         names = () if self.room is None else self.room.players
         status = self.state.player_status
         return [
-            Seated(i, n, status[i].status if i in status else None) for i, n in enumerate(names)
+            Seated(i % 2, n, status[i].status if i in status else None, i // 2)
+            for i, n in enumerate(names)
         ]
 
+    def side(self, seat: int) -> list[Seated]:
+        """The players of a side, in shooting order."""
+        return sorted((p for p in self.players() if p.seat == seat), key=lambda p: p.slot)
+
     def player_name(self, seat: int) -> str:
-        for p in self.players():
-            if p.seat == seat:
-                return p.name or "waiting for a player…"
-        return f"Player {seat + 1}"
+        """A side's name: its player, or in a team room both partners ("Ann & Cid")."""
+        names = [p.name or "waiting for a player…" for p in self.side(seat)]
+        return " & ".join(names) if names else f"Player {seat + 1}"
 
     def name_for(self, seat: int) -> str:
         """A seat's player name for a sentence (a seat nobody has taken: "Player n")."""
-        for p in self.players():
-            if p.seat == seat and p.name:
+        names = [p.name for p in self.side(seat) if p.name]
+        return " & ".join(names) if names else f"Player {seat + 1}"
+
+    def striker_name(self) -> str | None:
+        """The player to strike now (in a team room, the partner whose turn it is)."""
+        if self.shooter is None:
+            return None
+        slot = self.shooter_slot or 0
+        for p in self.side(self.shooter):
+            if p.slot == slot and p.name:
                 return p.name
-        return f"Player {seat + 1}"
+        return self.name_for(self.shooter)
+
+    def player_figures(self, seat: int) -> list[tuple[str, int, int, float]]:
+        """Team rooms: each partner's own points, innings and average this game (R-TEAM-5)."""
+        m = self.match
+        if m is None or not m.players:
+            return []
+        names = [p.name or "…" for p in self.side(seat)]
+        return [
+            (names[p.slot] if p.slot < len(names) else "…", p.points, p.innings, p.average)
+            for p in sorted(m.players, key=lambda p: p.slot)
+            if p.seat == seat
+        ]
 
     def _hidden(self, seat: int) -> bool:
         return self.before is not None and self.match is self.before and seat == self.before_seat

@@ -45,6 +45,23 @@ def scoresheet_rows(model_names: tuple[str, str], sheet: Scoresheet | None) -> l
     return rows
 
 
+def player_rows(names: dict[tuple[int, int], str], sheet: Scoresheet | None) -> list[list[str]]:
+    """A team match's players' own totals (R-TEAM-5), side by side under the sides' lines:
+    points, innings and average; a high run belongs to the side."""
+    if sheet is None or not sheet.players:
+        return []
+    return [["Players", "", "", "", ""]] + [
+        [
+            f"  {names[(p.seat, p.slot)] if (p.seat, p.slot) in names else 'a player'}",
+            str(p.points),
+            str(p.innings),
+            f"{p.average:.3f}",
+            "",
+        ]
+        for p in sorted(sheet.players, key=lambda p: (p.seat, p.slot))
+    ]
+
+
 class ResultsView(arcade.View):
     kind = "results"
 
@@ -94,7 +111,7 @@ class ResultsView(arcade.View):
         names = (m.player_name(0), m.player_name(1))
         winner = None if over is None else over.winner
         if winner is not None and 0 <= winner < 2:
-            head = f"{names[winner]} wins"
+            head = f"{names[winner]} {'win' if m.teams else 'wins'}"
         elif over is not None:
             head = "Draw"
         else:
@@ -103,7 +120,9 @@ class ResultsView(arcade.View):
         lb.draw("head", head, 40, h - 70, 32, ACCENT, bold=True)
         sub = f"{discipline_title(m.discipline)} · {REASONS.get(reason, reason.replace('_', ' '))}"
         lb.draw("sub", sub, 40, h - 105, 14, DIM)
-        rows = scoresheet_rows(names, None if over is None else over.scoresheet)
+        sheet = None if over is None else over.scoresheet
+        own = {(p.seat, p.slot): p.name or "…" for p in m.players()}
+        rows = scoresheet_rows(names, sheet) + player_rows(own, sheet)
         panel = Rect(40, h - 160 - 36 * len(rows), w - 80, 36 * len(rows) + 20)
         draw_panel(panel, PANEL)
         xs = (0, 360, 540, 720, 900)

@@ -255,7 +255,7 @@ class TableView(arcade.View):
             if m.my_turn:
                 return "Your shot"
             if m.shooter is not None:
-                return f"{m.player_name(m.shooter)} to shoot"
+                return f"{m.striker_name()} to shoot"
         return None
 
     def running_match(self) -> bool:
