@@ -329,6 +329,13 @@ class GameModel:
         names = [p.name for p in self.side(seat) if p.name]
         return " & ".join(names) if names else f"Player {seat + 1}"
 
+    def partner_name(self, seat: int, slot: int) -> str:
+        """The name of the player in ``slot`` of side ``seat`` (team rooms)."""
+        for p in self.side(seat):
+            if p.slot == slot and p.name:
+                return p.name
+        return f"player {slot + 1} of {self.name_for(seat)}"
+
     def striker_name(self) -> str | None:
         """The player to strike now (in a team room, the partner whose turn it is)."""
         if self.shooter is None:

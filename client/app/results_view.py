@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
@@ -45,14 +46,14 @@ def scoresheet_rows(model_names: tuple[str, str], sheet: Scoresheet | None) -> l
     return rows
 
 
-def player_rows(names: dict[tuple[int, int], str], sheet: Scoresheet | None) -> list[list[str]]:
+def player_rows(names: Callable[[int, int], str], sheet: Scoresheet | None) -> list[list[str]]:
     """A team match's players' own totals (R-TEAM-5), side by side under the sides' lines:
     points, innings and average; a high run belongs to the side."""
     if sheet is None or not sheet.players:
         return []
     return [["Players", "", "", "", ""]] + [
         [
-            f"  {names[(p.seat, p.slot)] if (p.seat, p.slot) in names else 'a player'}",
+            f"  {names(p.seat, p.slot)}",
             str(p.points),
             str(p.innings),
             f"{p.average:.3f}",
@@ -121,8 +122,7 @@ class ResultsView(arcade.View):
         sub = f"{discipline_title(m.discipline)} · {REASONS.get(reason, reason.replace('_', ' '))}"
         lb.draw("sub", sub, 40, h - 105, 14, DIM)
         sheet = None if over is None else over.scoresheet
-        own = {(p.seat, p.slot): p.name or "…" for p in m.players()}
-        rows = scoresheet_rows(names, sheet) + player_rows(own, sheet)
+        rows = scoresheet_rows(names, sheet) + player_rows(m.partner_name, sheet)
         panel = Rect(40, h - 160 - 36 * len(rows), w - 80, 36 * len(rows) + 20)
         draw_panel(panel, PANEL)
         xs = (0, 360, 540, 720, 900)
