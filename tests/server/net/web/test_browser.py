@@ -393,3 +393,34 @@ def test_the_table_fits_a_phone_in_portrait(live: LiveServer, browsers: Callable
     width = phone.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390  # nothing runs off the side of the screen
     assert canvas.size["height"] > canvas.size["width"]  # the table stands upright
+
+
+def test_the_page_shows_a_doubles_room_with_both_partners_of_each_side(
+    live: LiveServer, browsers: Callable[..., Any]
+) -> None:
+    """R-TEAM-1: the lobby lists the sides as partners, the room page names all four players."""
+    room = create_room(live, "three_cushion", team_mode="doubles")
+    sessions: list[Session] = []
+
+    async def seat(name: str) -> None:
+        s = Session(live.ws, name, remember_identity=False)
+        await s.connect()
+        sessions.append(s)
+        await s.join(room)
+
+    async def close_all() -> None:
+        for s in sessions:
+            await s.close()
+
+    try:
+        for name in ("Ann", "Bob", "Cid", "Dot"):
+            live.run(seat(name))
+        page = browsers()
+        page.get(live.http + "/")
+        wait(page, lambda d: "Ann & Cid vs Bob & Dot" in text(d, "table"))
+        page.get(f"{live.http}/room/{room}")
+        wait(page, lambda d: "Ann · Cid" in text(d, ".hud") and "Bob · Dot" in text(d, ".hud"))
+        crashes = [e["message"] for e in page.get_log("browser") if "Uncaught" in e["message"]]
+        assert crashes == []
+    finally:
+        live.run(close_all())
