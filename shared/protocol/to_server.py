@@ -288,11 +288,15 @@ class Queue(ClientMessage):
     discipline: str
     distance: int | None = None
     level: int | None = None  # a bot account's level 1–5: its strength when offered to players
+    # R-TEAM-1: "doubles" or "scotch" waits for four players, made into two even sides
+    team_mode: str | None = None
 
     def _validate(self) -> None:
         check_choice("discipline", self.discipline, DISCIPLINES)
         check_opt_int("distance", self.distance, 1, 10_000)
         check_opt_int("level", self.level, 1, 5)
+        if self.team_mode is not None:
+            check_choice("team_mode", self.team_mode, ("singles", "doubles", "scotch"))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
