@@ -15,7 +15,7 @@ Doubles and Scotch doubles (R-TEAM-1) have pools of their own: four humans whose
 lie within each one's window make a table, split into the two most even sides (the strongest
 with the weakest against the two in the middle). The closest four are neighbours in rating
 order too, so the same passes take the tightest groups of four first. Bots are not offered to
-team pools, and team matches are unrated.
+team pools; a team match counts in each player's team standing (server/store/standings.py).
 """
 
 from __future__ import annotations

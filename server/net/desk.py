@@ -34,7 +34,7 @@ from server.credentials import check_password, hash_password, new_token, token_h
 from server.net.actor import Enter, now_ms
 from server.net.hashing import Busy
 from server.store.rows import leader_rows, profile_matches, standing_rows
-from server.store.standings import Change
+from server.store.standings import Change, standing_key
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -124,15 +124,12 @@ class StandingDesk:
         elif isinstance(msg, ts.GetLeaderboard):
             store = self.server.store
             assert store is not None
+            key = standing_key(msg.discipline, msg.team_mode)  # R-TEAM-1: a team standing
             rows = await store.run(
-                store.standings.leaderboard,
-                msg.discipline,
-                msg.limit or 20,
-                msg.offset or 0,
-                self.clock(),
+                store.standings.leaderboard, key, msg.limit or 20, msg.offset or 0, self.clock()
             )
             self.server.reply(
-                client, tc.Leaderboard(discipline=msg.discipline, rows=leader_rows(rows), re=msg.id)
+                client, tc.Leaderboard(discipline=key, rows=leader_rows(rows), re=msg.id)
             )
         else:
             await self._profile(client, msg)

@@ -310,9 +310,13 @@ class GetLeaderboard(ClientMessage):
     discipline: str
     limit: int | None = None  # 1..100, default 20
     offset: int | None = None
+    # R-TEAM-1: the doubles or Scotch doubles standing of the discipline (default: singles)
+    team_mode: str | None = None
 
     def _validate(self) -> None:
         check_choice("discipline", self.discipline, DISCIPLINES)
+        if self.team_mode is not None:
+            check_choice("team_mode", self.team_mode, ("singles", "doubles", "scotch"))
         check_opt_int("limit", self.limit, 1, 100)
         check_opt_int("offset", self.offset, 0, 10_000_000)
 
