@@ -41,9 +41,20 @@ class Commentary:
         self._last_board: list[str] = []
 
     # Names ----------------------------------------------------------------------------------
-    def name(self, seat: int | None) -> str:
+    def name(self, seat: int | None, slot: int | None = None) -> str:
+        """A side's name: its player, or in a team room (four seats, A1 B1 A2 B2) both
+        partners, or with ``slot`` the one partner (R-TEAM-1)."""
         if seat is None:
             return "nobody"
+        room = self.state.room
+        if room is not None and len(room.players) == 4 and seat in (0, 1):
+            if slot is not None:
+                return self._seat_name(seat + 2 * slot)
+            return f"{self._seat_name(seat)} & {self._seat_name(seat + 2)}"
+        return self._seat_name(seat)
+
+    def _seat_name(self, seat: int) -> str:
+        """Who holds seat ``seat`` of the room's list."""
         room = self.state.room
         if room is not None and 0 <= seat < len(room.seats):
             holder = room.seats[seat]
@@ -101,7 +112,7 @@ class Commentary:
         return out
 
     def _on_player_status(self, msg: tc.PlayerStatus) -> list[str]:
-        return [f"{self.name(msg.seat)} is {msg.status}"]
+        return [f"{self.name(msg.seat, msg.slot)} is {msg.status}"]
 
     def _on_call(self, msg: tc.Call) -> list[str]:
         return [f"  Referee: {msg.text}"]
@@ -126,7 +137,8 @@ class Commentary:
             return [f"Time-out: {self.name(shooter)}"]
         if phase == "play" and shooter is not None:
             frozen = " (frozen: may ask for a re-spot)" if msg.frozen else ""
-            return [f"To play: {self.name(shooter)} ({self.ball_of(shooter)}), {clock} s{frozen}"]
+            who = self.name(shooter, msg.shooter_slot)
+            return [f"To play: {who} ({self.ball_of(shooter)}), {clock} s{frozen}"]
         return []
 
     def _on_stroke_played(self, msg: tc.StrokePlayed) -> list[str]:
@@ -144,7 +156,7 @@ class Commentary:
         else:
             verdict = "no point"
         out = [
-            f"#{self.strokes} {self.name(shooter)} ({ball}): "
+            f"#{self.strokes} {self.name(shooter, msg.shooter_slot)} ({ball}): "
             f"{float(cue.direction):.1f}°, {float(cue.speed):.2f} m/s, "
             f"tip {float(cue.tip_x):+.2f}/{float(cue.tip_y):+.2f}{spot} "
             f"-> {verdict} ({duration:.1f} s on the table)"
