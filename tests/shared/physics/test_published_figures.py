@@ -12,7 +12,15 @@ from dataclasses import replace
 
 import pytest
 
-from shared.physics import DEFAULT_SPEC, Event, ShotResult, Stroke, height_at, simulate
+from shared.physics import (
+    DEFAULT_SPEC,
+    Event,
+    PhysicsSpec,
+    ShotResult,
+    Stroke,
+    height_at,
+    simulate,
+)
 from shared.physics.strike import squirt_angle
 from shared.table import MATCH, BallName, Point
 
@@ -112,25 +120,28 @@ def test_a_centre_masse_does_not_curve() -> None:
 # 2000: a jump cue weighs about half a regular one). Our cue is a full 0.5 kg carom cue.
 
 
-def _clears(distance: float, stroke: Stroke) -> tuple[bool, float]:
-    """(white passes over a red ``distance`` ahead without touching it, where it first lands
-    beyond it)."""
+def _jump(distance: float, stroke: Stroke, spec: PhysicsSpec = S) -> tuple[str, float]:
+    """What the white does with a red ``distance`` ahead: ("clears", where it first lands
+    beyond it), ("hits", 0) if it touches the red first, ("other", 0) if a cushion comes
+    first."""
     start: Point = (0.6, 0.71)
     balls: dict[BallName, Point] = {
         "white": start,
         "red": (start[0] + distance, start[1]),
         "yellow": (2.75, 1.33),
     }
-    r = simulate(MATCH, balls, "white", stroke)
+    r = simulate(MATCH, balls, "white", stroke, spec)
     for e in r.events:
         if "white" not in e.balls:
             continue
-        if e.kind in ("ball_ball", "ball_cushion", "off_table"):
-            return False, 0.0
+        if e.kind == "ball_ball":
+            return ("hits" if "red" in e.balls else "other"), 0.0
+        if e.kind in ("ball_cushion", "off_table"):
+            return "other", 0.0
         past = e.after["white"].pos[0] - start[0]
         if e.kind == "land" and past > distance:
-            return True, past
-    return False, 0.0
+            return "clears", past
+    return "other", 0.0
 
 
 @pytest.mark.parametrize(
@@ -140,8 +151,8 @@ def _clears(distance: float, stroke: Stroke) -> tuple[bool, float]:
 def test_a_full_cue_jumps_a_ball_a_foot_away(
     elevation: float, speed: float, distance: float
 ) -> None:
-    clears, landing = _clears(distance, Stroke(0.0, speed, 0.0, 0.0, elevation))
-    assert clears
+    outcome, landing = _jump(distance, Stroke(0.0, speed, 0.0, 0.0, elevation))
+    assert outcome == "clears"
     assert landing > distance + 2 * R  # it comes down beyond the ball it jumped
 
 
@@ -149,8 +160,18 @@ def test_a_full_cue_jumps_a_ball_a_foot_away(
 def test_a_flat_or_soft_stroke_does_not_jump_it(elevation: float, speed: float) -> None:
     # The control cases: a normal elevated stroke, or a soft one at 45° (it lands short of the
     # ball or meets it rising), runs into the ball.
-    clears, _ = _clears(0.30, Stroke(0.0, speed, 0.0, 0.0, elevation))
-    assert not clears
+    assert _jump(0.30, Stroke(0.0, speed, 0.0, 0.0, elevation))[0] == "hits"
+
+
+@pytest.mark.parametrize("elevation", [45.0, 50.0])
+def test_a_closer_ball_needs_a_jump_cue(elevation: float) -> None:
+    # A ball 20 cm away, at 45–50°: the full 0.5 kg cue runs into it at every speed up to
+    # the 8 m/s maximum, a jump cue of half its weight (Simpson) clears it at a firm stroke
+    # ("for higher elevation shots, a jump cue is almost essential", Cuesight).
+    jump_cue = replace(S, cue_mass=S.cue_mass / 2)
+    assert _jump(0.20, Stroke(0.0, 5.0, 0.0, 0.0, elevation), jump_cue)[0] == "clears"
+    for speed in (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0):
+        assert _jump(0.20, Stroke(0.0, speed, 0.0, 0.0, elevation))[0] == "hits"
 
 
 def test_the_jump_clears_the_ball_by_its_height() -> None:
