@@ -23,25 +23,13 @@ from dataclasses import replace
 
 from shared.physics import DEFAULT_SPEC, PhysicsSpec, Stroke, simulate
 from shared.physics.motion import end_phase, start_phase, state_at
+from shared.physics.strike import masse_heading
 from shared.table import MATCH, BallName, Point
 
 R = MATCH.ball_radius
 PARKED: dict[BallName, Point] = {"yellow": (2.75, 1.33), "red": (2.75, 0.09)}
 ELEVATIONS = (30.0, 45.0, 60.0, 75.0, 89.0)
 TIPS = ((-0.4, 0.0), (0.4, 0.0), (-0.3, -0.3), (-0.5, 0.2), (0.3, 0.3), (0.5, -0.2))
-
-
-def coriolis_heading(start: Point, stroke: Stroke) -> float:
-    """Heading (degrees) of the line from ``start`` to where the cue's line meets the cloth."""
-    phi, th = math.radians(stroke.direction), math.radians(stroke.elevation)
-    d = (math.cos(th) * math.cos(phi), math.cos(th) * math.sin(phi), -math.sin(th))
-    e_r = (math.sin(phi), -math.cos(phi), 0.0)
-    e_u = (math.sin(th) * math.cos(phi), math.sin(th) * math.sin(phi), math.cos(th))
-    a, b = stroke.tip_x * R, stroke.tip_y * R
-    c = math.sqrt(R * R - a * a - b * b)
-    tip = [a * e_r[i] + b * e_u[i] - c * d[i] for i in range(3)]
-    s = (-R - tip[2]) / d[2]
-    return math.degrees(math.atan2(tip[1] + s * d[1], tip[0] + s * d[0]))
 
 
 def masse_offsets(spec: PhysicsSpec) -> list[float]:
@@ -64,7 +52,7 @@ def masse_offsets(spec: PhysicsSpec) -> list[float]:
                         ):
                             break
                         got = math.degrees(math.atan2(vy, vx))
-                        off = (got - coriolis_heading(start, stroke) + 180.0) % 360.0 - 180.0
+                        off = (got - masse_heading(stroke, R) + 180.0) % 360.0 - 180.0
                         out.append(abs(off))
                         break
     return out

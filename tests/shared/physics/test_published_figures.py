@@ -23,7 +23,7 @@ from shared.physics import (
     height_at,
     simulate,
 )
-from shared.physics.strike import squirt_angle
+from shared.physics.strike import masse_heading, squirt_angle
 from shared.table import MATCH, BallName, Point
 
 R = MATCH.ball_radius
@@ -233,3 +233,14 @@ def test_every_masse_without_squirt_ends_on_the_coriolis_line(
     cross = (got[0] * bar[1] - got[1] * bar[0]) / (math.hypot(*got) * math.hypot(*bar))
     assert abs(cross) < 1e-9
     assert got[0] * bar[0] + got[1] * bar[1] > 0.0
+
+
+@pytest.mark.parametrize(("elevation", "tip", "speed"), MASSE_CASES[::3])
+def test_masse_heading_is_the_coriolis_line(
+    elevation: float, tip: tuple[float, float], speed: float
+) -> None:
+    # The helper bots and aiming aids use (strike.masse_heading) against this file's own
+    # construction of the rule, in a direction that is not 0°.
+    stroke = Stroke(130.0, speed, tip[0], tip[1], elevation)
+    aim = coriolis_aim_point((0.0, 0.0), stroke)
+    assert masse_heading(stroke, R) == pytest.approx(_heading(aim) % 360.0, abs=1e-9)
