@@ -246,3 +246,8 @@ def test_masse_heading_is_the_coriolis_line(
     stroke = Stroke(130.0, speed, tip[0], tip[1], elevation)
     aim = coriolis_aim_point((0.0, 0.0), stroke)
     assert masse_heading(stroke, R) == pytest.approx(_heading(aim) % 360.0, abs=1e-9)
+
+
+def test_masse_heading_needs_an_elevated_cue() -> None:
+    with pytest.raises(ValueError, match="elevated cue"):
+        masse_heading(Stroke(0.0, 2.0, 0.3, 0.0, 0.0))
