@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 
 from server.config import ServerConfig
 from server.core import guard
-from server.net.desk import DESK
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -36,6 +35,10 @@ CLOSE_TOO_BIG = 1009  # frame above the hard limit (sent by websockets itself)
 CLOSE_TRY_LATER = 1013  # server full
 
 REPLAY_BYTES_PER_MESSAGE = 65536  # a replay costs one message of the budget per 64 KiB sent
+
+
+# The requests the standing desk answers (accounts, quick match, leaderboards, profiles).
+DESK = (ts.Register, ts.Login, ts.Queue, ts.Unqueue, ts.GetLeaderboard, ts.GetProfile)
 
 
 class Route(enum.Enum):

@@ -29,10 +29,10 @@ from server.core.accounts import (
 from server.core.events import DomainEvent, MatchFinished
 from server.core.limits import Attempts, LocalAttempts
 from server.core.matchmaking import Matchmaker, Ticket, TicketQueue
+from server.core.record import RoomSettings
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.net.actor import Enter, now_ms
 from server.net.hashing import Busy
-from server.store.record import RoomSettings
 from server.store.rows import leader_rows, profile_matches, standing_rows
 from server.store.standings import Change
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("carom.accounts")
 
-DESK = (ts.Register, ts.Login, ts.Queue, ts.Unqueue, ts.GetLeaderboard, ts.GetProfile)
 DeskMessage = ts.Register | ts.Login | ts.Queue | ts.Unqueue | ts.GetLeaderboard | ts.GetProfile
 
 # A bot account's nominal strength by level (for offering a bot "of about the player's

@@ -36,12 +36,14 @@ from server.core.lobby import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
+    DESK,
     Caller,
     Lobby,
     Out,
     Refused,
     Route,
 )
+from server.core.record import RoomSettings
 from server.core.room import ConnId, Member, Room, settings_from_wire
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.net import replays
@@ -57,7 +59,7 @@ from server.net.actor import (
     restore_room,
     room_record,
 )
-from server.net.desk import DESK, StandingDesk
+from server.net.desk import StandingDesk
 from server.net.hashing import Busy, HashPool
 from server.net.metrics import Metrics
 from server.net.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
@@ -65,7 +67,6 @@ from server.net.web import WebPages
 from server.redact import redacted
 from server.sim.pool import PhysicsPool
 from server.store.api import GameStore, open_store
-from server.store.record import RoomSettings
 from server.store.rows import match_rows
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from shared.protocol import to_client as tc
