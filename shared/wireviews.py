@@ -77,11 +77,6 @@ def match_players(state: MatchState) -> tuple[pv.MatchPlayer, ...] | None:
     )
 
 
-def match_sheet_view(state: MatchState) -> pv.Scoresheet:
-    """The scoresheet of ``state`` as the protocol's view."""
-    return sheet_view(scoresheet(state))
-
-
 def _line_view(line: Line) -> pv.SheetLine:
     return pv.SheetLine(
         points=line.points,
