@@ -432,6 +432,11 @@ def _short(name: str, most: int = 16) -> str:
 
 def _players_text(room: RoomSummary) -> str:
     """Who plays, as a spectator would say it: "Caudron v Jaspers"."""
+    if len(room.players) == 4:  # a team room (R-TEAM-1): seats A1, B1, A2, B2
+        sides = [" & ".join(_short(p, 10) for p in room.players[s::2] if p) for s in (0, 1)]
+        free = sum(p is None for p in room.players)
+        text = " v ".join(side or "nobody yet" for side in sides)
+        return f"{text}, {free} seat{'s' if free > 1 else ''} free" if free else text
     names = [_short(p) for p in room.players if p]
     if room.practice:
         return f"{names[0]}, practising" if names else "nobody yet"
@@ -468,6 +473,8 @@ def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[
 
 def _match_cells(m: MatchRow) -> tuple[str, ...]:
     players = [p.name for p in m.players]
+    if len(players) == 4:  # a team match: the sides as partners (A1 & A2, B1 & B2)
+        players = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
     score = "–"
     if m.scoresheet is not None:
         lines = m.scoresheet.match
