@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shared.physics.types import Stroke
 from shared.rules import (
@@ -463,3 +465,88 @@ def test_a_singles_state_saved_before_line_ups_still_loads() -> None:
 def test_a_practice_room_is_singles_only() -> None:
     with pytest.raises(ValueError, match="team_mode"):
         MatchOptions(practice=True, team_mode="doubles")  # type: ignore[arg-type]
+
+
+# Random team play (Hypothesis) -------------------------------------------------------------------
+
+team_move = st.one_of(
+    st.tuples(st.just("stroke"), st.booleans()),
+    st.tuples(st.just("stroke"), st.booleans()),
+    st.tuples(st.just("stroke"), st.booleans()),
+    st.tuples(st.just("wrong"), st.booleans()),
+    st.tuples(st.just("tick"), st.integers(0, 90_000)),
+    st.tuples(st.sampled_from(["timeout", "resume"]), st.integers(0, 1)),
+    st.tuples(st.sampled_from(["disc", "recon"]), st.integers(0, 3)),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.sampled_from(list(Discipline)),
+    st.sampled_from(FORMS),
+    st.lists(team_move, min_size=5, max_size=50),
+    st.integers(1, 4),
+    st.integers(1, 3),
+)
+def test_random_team_play_keeps_every_invariant(  # type: ignore[no-untyped-def]
+    discipline, form, moves, distance, sets
+) -> None:
+    """Whatever happens (points, misses, clock fouls, time-outs, partners dropping and coming
+    back, wrong partners), the players' own points add up to their side's, a side's partners
+    struck at least as many innings as the side played, the partner to strike is one still in
+    the line-up, a wrong partner changes nothing, a room never stalls, and the state survives
+    the database."""
+    s = started(options(discipline, form, distance=distance, sets=sets, grace_s=30))
+    now = s.resting_at_ms
+    for m in moves:
+        if s.phase is Phase.OVER:
+            break
+        kind = m[0]
+        before = s
+        try:
+            if kind in ("stroke", "wrong"):
+                if s.phase is not Phase.PLAY:
+                    continue
+                now = max(now, s.resting_at_ms)
+                side, slot = who(s)
+                if kind == "wrong":
+                    with pytest.raises(IllegalAction) as err:
+                        strike(s, scores=m[1], slot=1 - slot)
+                    assert err.value.rule_id == "R-TEAM-4"
+                    continue
+                s, _ = strike(s, scores=m[1])
+                now = max(now, s.resting_at_ms)
+            elif kind == "tick":
+                now += m[1]
+                s, _ = apply(s, Tick(), now)
+            elif kind in ("timeout", "resume"):
+                side = s.shooter if s.shooter is not None else 0
+                action = TimeOut(side, slot=m[1]) if kind == "timeout" else Resume(side, slot=m[1])
+                s, _ = apply(s, action, max(now, s.resting_at_ms))
+            else:
+                p = m[1]
+                act = Disconnected if kind == "disc" else Reconnected
+                s, _ = apply(s, act(p % 2, slot=p // 2), now)
+        except IllegalAction:
+            assert s is before  # a refusal changes nothing
+            continue
+        for rec in s.sets:
+            for side in (0, 1):
+                mine = [side, side + 2]
+                assert sum(rec.player_points[p] for p in mine) == rec.points[side]
+                assert sum(rec.player_innings[p] for p in mine) >= rec.innings[side]
+        if s.phase in (Phase.PLAY, Phase.TIMEOUT):
+            assert s.shooter is not None and s.shooter_slot is not None
+            assert s.shooter + 2 * s.shooter_slot not in s.retired
+        if s.phase is not Phase.OVER:
+            waiting = (
+                [s.shooter + 2 * (s.shooter_slot or 0)]
+                if s.phase in (Phase.PLAY, Phase.TIMEOUT) and s.shooter is not None
+                else []
+            )
+            assert (
+                s.deadline_ms is not None
+                or any(s.connected[p] for p in waiting)
+                or (any(g is not None for g in s.grace_deadline))
+            ), f"stalled: {s!r}"
+        assert state_from_dict(state_to_dict(s)) == s
