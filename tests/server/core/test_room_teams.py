@@ -107,7 +107,10 @@ def test_a_partner_gone_for_good_leaves_the_other_playing() -> None:
     assert d.room.state.shooter_slot == 1 and d.room.state.deadline_ms is None
     d.advance(20_000)
     out = d.expect(eve, tc.Call, where=lambda m: m.code == "partner_out")
-    assert "player 1 plays all" in out.text
+    assert out.text == (
+        "Seat 0's second player did not come back in time; the first player plays all of "
+        "the side's strokes from now on."
+    )
     turn = d.expect(eve, tc.Turn, where=lambda m: m.seq > out.seq)
     assert (turn.shooter, turn.shooter_slot) == (0, 0) and turn.deadline_ms is not None
     played = _play(d, score=False)
