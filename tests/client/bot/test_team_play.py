@@ -1,6 +1,7 @@
-"""A doubles match to its end through a real server on loopback: four headless clients, the
-first player of each side a bot, the partners plain clients that strike when (and only when)
-the referee says it is their turn (R-TEAM-2); a spectator sees the same scoresheet."""
+"""A doubles and a Scotch doubles match to their end through a real server on loopback: four
+headless clients, the first player of each side a bot, the partners plain clients that strike
+when (and only when) the referee says it is their turn (R-TEAM-2, R-TEAM-3); a spectator sees
+the same scoresheet."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
 
-MATCH = {"distance": 2, "equalizing": False, "team_mode": "doubles"}
+MATCH = {"distance": 2, "equalizing": False}
 
 
 async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOver:
@@ -41,8 +42,9 @@ async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOv
 
 
 @pytest.mark.slow
-async def test_four_clients_two_of_them_bots_play_a_doubles_match_to_its_end(
-    server_url: str, think_pool: Executor
+@pytest.mark.parametrize("form", ["doubles", "scotch"])
+async def test_four_clients_two_of_them_bots_play_a_team_match_to_its_end(
+    server_url: str, think_pool: Executor, form: str
 ) -> None:
     names = ("Ann (bot)", "Bob (bot)", "Cid", "Dot")
     sessions = [Session(server_url, n) for n in names]
@@ -50,7 +52,7 @@ async def test_four_clients_two_of_them_bots_play_a_doubles_match_to_its_end(
     for s in (*sessions, watcher):
         await s.connect()
     try:
-        room_id = await sessions[0].create_room("three_cushion", **MATCH)
+        room_id = await sessions[0].create_room("three_cushion", team_mode=form, **MATCH)
         await watcher.spectate(room_id)
         for s in sessions:
             await s.join(room_id)
@@ -83,15 +85,20 @@ async def test_four_clients_two_of_them_bots_play_a_doubles_match_to_its_end(
     for side in (0, 1):
         own = [p for p in sheet.players if p.seat == side]
         assert sum(p.points for p in own) == sheet.match[side].points
-    # R-TEAM-2: every stroke was struck by the partner whose inning it was, and the innings
-    # alternated A1, B1, A2, B2 between the partners.
     strikers = [(m.shooter, m.shooter_slot) for m in seen]
     assert set(strikers) <= {(0, 0), (1, 0), (0, 1), (1, 1)} and len(strikers) >= 2
     assert partner_strokes == [p for p in strikers if p[1] == 1]
-    openers = [strikers[0]] + [b for a, b in itertools.pairwise(strikers) if a != b]
-    for a, b in itertools.pairwise(openers):
-        assert a[0] != b[0], "a side's inning went to its partner inside the inning"
-    for side in (0, 1):
-        mine = [p[1] for p in openers if p[0] == side]
-        assert all(x != y for x, y in itertools.pairwise(mine)), mine
+    if form == "doubles":
+        # R-TEAM-2: a run stays with its player; the side's innings alternate its partners.
+        openers = [strikers[0]] + [b for a, b in itertools.pairwise(strikers) if a != b]
+        for a, b in itertools.pairwise(openers):
+            assert a[0] != b[0], "a side's inning went to its partner inside the inning"
+        for side in (0, 1):
+            mine = [p[1] for p in openers if p[0] == side]
+            assert all(x != y for x, y in itertools.pairwise(mine)), mine
+    else:
+        # R-TEAM-3: every stroke of a side is the other partner's, inside and across innings.
+        for side in (0, 1):
+            mine = [p[1] for p in strikers if p[0] == side]
+            assert all(x != y for x, y in itertools.pairwise(mine)), mine
     assert sum(b.strokes_sent for b in bots) >= 1
