@@ -191,9 +191,9 @@ def expire_graces(state: MatchState, at: int) -> tuple[MatchState, Verdict]:
     calls = []
     for p in out:
         side, slot = lineup.side_of(p), lineup.slot_of(p)
-        gone, left = ("first", "second") if slot == 0 else ("second", "first")
+        out_one, left = ("first", "second") if slot == 0 else ("second", "first")
         text = (
-            f"Seat {side}'s {gone} player did not come back in time; the {left} player "
+            f"Seat {side}'s {out_one} player did not come back in time; the {left} player "
             "plays all of the side's strokes from now on."
         )
         calls.append(Call("partner_out", text, "R-TEAM-7"))
