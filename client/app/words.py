@@ -62,6 +62,7 @@ _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
 _CUSHION = re.compile(r"\b(top|bottom|left|right) cushion")
 _NEARER = re.compile(r"\bnearer the (top|bottom)\b")
 _WINS = re.compile(r"\bwins \((\w+)\)")
+_PAIR_WINS = re.compile(r"( & [^.;:,()]+?) wins\b")
 _DRAW = re.compile(r"\bDraw \((\w+)\)")
 _CODE_PREFIX = re.compile(r"^[a-z]+(?:_[a-z]+)+: ")
 
@@ -80,6 +81,8 @@ def plain(text: str, name_of: Callable[[int], str] | None = None) -> str:
     out = _NEARER.sub(lambda m: f"nearer the {CUSHIONS_ON_SCREEN[m.group(1)]} cushion", out)
     # The game-over sentence's reason code: "X wins (distance)." → "X wins: reached the distance."
     out = _WINS.sub(lambda m: f"wins: {reason_text(m.group(1))}", out)
+    # A team's side is two partners ("Ann & Cid"): they win, not wins (R-TEAM-1).
+    out = _PAIR_WINS.sub(r"\1 win", out)
     out = _DRAW.sub(lambda m: f"A draw, {reason_text(m.group(1))}", out)
     out = re.sub(r"\s+([.,;:])", r"\1", out)
     return re.sub(r"\s{2,}", " ", out).strip()
