@@ -326,7 +326,7 @@ class LobbyView(arcade.View):
             ("Phase", 780),
             ("", 940),
         )
-        rows = [_room_cells(room, self.held) for room in self.controller.model.rooms]
+        rows = [room_cells(room, self.held) for room in self.controller.model.rooms]
         self._draw_table("", cols, rows, empty)
 
     def draw_matches(self) -> None:
@@ -338,7 +338,7 @@ class LobbyView(arcade.View):
             ("Strokes", 820),
             ("Result", 940),
         )
-        rows = [_match_cells(m) for m in self.controller.model.matches]
+        rows = [match_cells(m) for m in self.controller.model.matches]
         self._draw_table("m", cols, rows, "no finished matches on this server yet")
 
     def _draw_table(
@@ -455,7 +455,7 @@ def _score_text(room: RoomSummary) -> str:
     return "–".join(str(points) for points in room.score)
 
 
-def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[str, ...]:
+def room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[str, ...]:
     note = "private" if room.private else ""
     if _mine(room, held or {}):
         note = "your match — rejoin"
@@ -471,7 +471,7 @@ def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[
     )
 
 
-def _match_cells(m: MatchRow) -> tuple[str, ...]:
+def match_cells(m: MatchRow) -> tuple[str, ...]:
     players = [p.name for p in m.players]
     if len(players) == 4:  # a team match: the sides as partners (A1 & A2, B1 & B2)
         players = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
