@@ -1443,6 +1443,13 @@
       return names.length ? names.join(" & ") : `Player ${seat + 1}`;
     }
 
+    function nameOf2(seat, slot) {
+      // One partner of a team room's side (seats A1, B1, A2, B2).
+      const i = seat + 2 * (slot || 0);
+      const s = R.room && R.room.seats ? R.room.seats[i] : null;
+      return (s && s.name) || (R.room && R.room.players && R.room.players[i]) || "your partner";
+    }
+
     function sideNames(seat) {
       const room = R.room;
       if (!room || !room.players) return [];
@@ -1656,8 +1663,9 @@
       else if (m.phase === "lag") line = canShoot() ? "The lag: play your ball to the far short cushion and back." : R.seat !== null ? "Waiting for the other lag stroke." : "The players are lagging for the break.";
       else if (m.phase === "break_choice") line = m.lag && m.lag.winner === R.seat ? "You won the lag." : `${nameOf(m.lag ? m.lag.winner : 0)} won the lag and chooses who breaks.`;
       else if (m.phase === "timeout") line = `${nameOf(m.shooter)} took a time-out.`;
+      else if (m.shooter === R.seat && R.slot !== null && R.slot !== undefined && m.shooter_slot !== R.slot) line = `Your partner ${nameOf2(R.seat, m.shooter_slot)} is at the table.`;
       else if (m.shooter === R.seat) line = R.sent ? "Stroke sent." : "Your shot.";
-      else if (m.shooter !== null) line = `${nameOf(m.shooter)} to play.`;
+      else if (m.shooter !== null) line = `${R.room && R.room.players.length === 4 ? nameOf2(m.shooter, m.shooter_slot) : nameOf(m.shooter)} to play.`;
       setText(turnLine, line);
       const seated = R.seat !== null;
       controls.hidden = !(seated && (m.phase === "lag" || m.phase === "play")) || !!R.gameOver;
