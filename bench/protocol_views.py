@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import msgpack
 
-from server.core.room import _events, result_view
+from server.core.room import event_views, result_view
 from shared import rules, wireviews
 from shared.physics import encode_trajectory, simulate
 from shared.physics.trajectory import event_wire
@@ -50,7 +50,7 @@ def run() -> Iterator[str]:
             start_ms=1_000,
             rest_ms=9_000,
             trajectory=pv.Trajectory(paths=traj),  # type: ignore[arg-type]
-            events=_events(events),  # type: ignore[arg-type]
+            events=event_views(events),  # type: ignore[arg-type]
             result=result_view(verdict),
             match=wireviews.match_view(state),
         )
