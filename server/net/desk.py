@@ -38,6 +38,7 @@ from server.store.standings import Change
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Discipline
 from shared.ratings import DEFAULT_RATING
 
 if TYPE_CHECKING:
@@ -406,7 +407,7 @@ class StandingDesk:
         for ch in changes:
             msg = tc.Rated(
                 match_id=ch.match_id,
-                discipline=ch.discipline,
+                discipline=Discipline(ch.discipline),
                 before=round(ch.before, 1),
                 after=round(ch.after, 1),
                 deviation=round(ch.deviation, 1),
