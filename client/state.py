@@ -18,6 +18,7 @@ from typing import Literal
 
 from shared.protocol import to_client as tc
 from shared.protocol.base import ServerMessage
+from shared.protocol.enums import Phase, SeatStatus
 from shared.protocol.views import MatchView, RoomView
 
 Applied = Literal["applied", "gap", "resync", "stale", "direct"]
@@ -59,7 +60,7 @@ class TableState:
 
     # Reading ------------------------------------------------------------------------------
     @property
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return None if self.match is None else self.match.phase
 
     @property
@@ -72,7 +73,7 @@ class TableState:
 
     @property
     def my_turn(self) -> bool:
-        return self.seat is not None and self.phase == "play" and self.shooter == self.seat
+        return self.seat is not None and self.phase == Phase.PLAY and self.shooter == self.seat
 
     def copy(self) -> TableState:
         """A copy another thread may read while this one keeps changing (the views inside
@@ -124,7 +125,11 @@ class TableState:
             return "stale"
         outcome: Applied = "gap" if self.seq is not None and seq > self.seq + 1 else "applied"
         self.seq = seq
-        if isinstance(msg, tc.PlayerStatus) and msg.status == "connected" and not self._knows(msg):
+        if (
+            isinstance(msg, tc.PlayerStatus)
+            and msg.status == SeatStatus.CONNECTED
+            and not self._knows(msg)
+        ):
             outcome = "resync"  # a new player sat down: the room view lacks their name
         if isinstance(msg, tc.Turn) and (msg.phase != self.phase or msg.shooter != self.shooter):
             self.match_stale = True
@@ -153,7 +158,7 @@ class TableState:
         elif isinstance(msg, tc.GameOver):
             self.game_over = msg
             if self.match is not None:
-                self.match = replace(self.match, phase="over")
+                self.match = replace(self.match, phase=Phase.OVER)
         return outcome
 
     def _knows(self, msg: tc.PlayerStatus) -> bool:
@@ -174,7 +179,7 @@ class TableState:
             self.room_id = msg.room.room_id
         self.seat = msg.seat
         self.spectating = self.seat is None
-        if msg.match.phase != "over":
+        if msg.match.phase != Phase.OVER:
             self.game_over = None
 
 

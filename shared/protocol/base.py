@@ -15,7 +15,14 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from shared.protocol.errors import BadField
-from shared.protocol.typed import Wire, check_fields, decoded, fields_from_wire, fields_to_wire
+from shared.protocol.typed import (
+    MESSAGES,
+    Wire,
+    check_fields,
+    decoded,
+    fields_from_wire,
+    fields_to_wire,
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -23,6 +30,12 @@ class Message:
     TYPE: ClassVar[str] = ""
     WIRE: ClassVar[Mapping[str, str]] = {}
     FLAT: ClassVar[frozenset[str]] = frozenset()  # view fields whose keys sit in this map
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # Known by name to the views that refer to messages (typed.MESSAGES); the slotted class
+        # the dataclass decorator makes replaces the first one under the same name.
+        super(Message, cls).__init_subclass__(**kwargs)
+        MESSAGES[cls.__name__] = cls
 
     def __post_init__(self) -> None:
         check_fields(self)

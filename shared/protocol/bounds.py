@@ -13,7 +13,6 @@ Each bound checks a value that already has its base type (the decoder checks tha
 
 from __future__ import annotations
 
-import math
 import unicodedata
 from collections.abc import Sized
 from dataclasses import dataclass
@@ -85,7 +84,8 @@ class Length:
                 f"{path} must be {self.lo} to {self.hi} characters long, got {n}", field=path
             )
         if n < self.lo:
-            raise BadField(f"{path} must have at least {self.lo} entries, got {n}", field=path)
+            entries = "entry" if self.lo == 1 else "entries"
+            raise BadField(f"{path} must have at least {self.lo} {entries}, got {n}", field=path)
         raise BadField(f"{path} has too many entries: {n} > {self.hi}", field=path)
 
 
@@ -126,10 +126,6 @@ class Option:
 
 
 Bound = Range | Length | Visible | Known | Option
-
-
-def is_finite(x: float) -> bool:
-    return math.isfinite(x)
 
 
 # Short names for the bounds most fields share.

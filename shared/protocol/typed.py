@@ -59,10 +59,15 @@ def _fail(path: str, what: str, value: object) -> BadField:
     return BadField(f"{path} must be {what}, got {_name(value)}", field=path)
 
 
+# Message classes by name: a view may name one in a field (a replay entry's body is a
+# ``LagResult`` or a ``StrokePlayed``) that its module imports only for the type checker.
+MESSAGES: dict[str, type] = {}
+
+
 @cache
 def hints(cls: type) -> dict[str, Any]:
     """The resolved type of each dataclass field of ``cls``, bounds (``Annotated``) included."""
-    resolved = typing.get_type_hints(cls, include_extras=True)
+    resolved = typing.get_type_hints(cls, localns=dict(MESSAGES), include_extras=True)
     return {f.name: resolved[f.name] for f in fields(cls)}
 
 
