@@ -368,18 +368,15 @@ class StandingDesk:
         """A room exactly as if ``a`` had created it and both had joined by hand; its id, or
         None when it could not be saved. (``b`` None: on a cluster, the other player is on
         another node, which joins them through a relay: server/cluster/queue.py.)"""
-        server, cluster = self.server, self.server.cluster
+        server = self.server
         chosen = {} if ticket.distance is None else {"distance": ticket.distance}
 
-        async def lease_first(room_id: str) -> None:  # the other node finds it at once
-            assert cluster is not None
-            await cluster.claim_quick(room_id, a.player_id)
+        async def lease_first(room_id: str) -> None:  # on a cluster, the other node finds it
+            await server.locator.claim_quick(room_id, a.player_id)
 
         try:
             actor = await server.open_room(
-                RoomSettings(ticket.discipline, chosen),
-                a.player_id,
-                claim=None if cluster is None else lease_first,
+                RoomSettings(ticket.discipline, chosen), a.player_id, claim=lease_first
             )
         except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/store/sql.py)
             log.exception("could not save a quick-match room")
