@@ -165,7 +165,7 @@ def settings_from_wire(msg: ts.CreateRoom) -> RoomSettings:
 
 def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
     """The player's mistake as an ``error``: the referee's code when the protocol has it."""
-    code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
+    code = ErrorCode(exc.code) if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION
     return tc.Error(code=code, message=exc.message, re=re)
 
 

@@ -194,7 +194,7 @@ class ChatLine(ServerMessage):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Error(ServerMessage):
     TYPE: ClassVar[str] = "error"
-    code: Annotated[str, Length(1, 64)]  # an ErrorCode value (kept a string: bots switch on it)
+    code: ErrorCode
     message: Text
     re: int | None = None
 
@@ -322,4 +322,4 @@ SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
 
 
 def error(code: ErrorCode, message: str, re: int | None = None) -> Error:
-    return Error(code=code.value, message=message, re=re)
+    return Error(code=code, message=message, re=re)

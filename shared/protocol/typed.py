@@ -340,10 +340,6 @@ def _decode_tagged(classes: list[Any], value: object, path: str) -> Any:
 Checker = Callable[[Any, str], Any]
 
 
-def _is_word(tp: Any) -> bool:
-    return get_origin(tp) is Literal or (isinstance(tp, type) and issubclass(tp, Enum))
-
-
 def _literal_check(tp: Any) -> Checker:
     """A closed word as our code gives it: already one of the ``Literal``'s strings."""
     allowed = frozenset(get_args(tp))
@@ -385,8 +381,9 @@ def checker(tp: Any) -> Checker | None:
     if origin is Annotated:
         base, *meta = get_args(tp)
         checks = tuple(m.check for m in meta if hasattr(m, "check"))
-        inner = decoder(base) if base in (int, float, str, bool) or _is_word(base) else None
-        if inner is None:
+        if base in (int, float, str, bool):
+            inner: Checker = decoder(base)  # the type first, then the bounds read it
+        else:
             inner = checker(base) or (lambda value, path: value)
 
         def bounded(value: Any, path: str) -> Any:
