@@ -109,12 +109,16 @@ def stroke_result_view(verdict: Verdict) -> pv.StrokeResult:
     )
 
 
+# Physics event kind -> wire word (a dict: this runs for every event of every stroke).
+EVENT_KINDS: Final[dict[str, pe.EventKind]] = {k.value: k for k in pe.EventKind}
+
+
 def event_views(events: Iterable[Event]) -> tuple[pv.EventView, ...]:
     """The physics' events as the protocol's ``events`` (built in the physics worker)."""
     return tuple(
         pv.EventView(
             t=e.t,
-            kind=pe.EventKind(e.kind),
+            kind=EVENT_KINDS.get(e.kind) or pe.EventKind(e.kind),
             balls=e.balls,
             cushion=e.cushion,
             speeds=e.speeds or None,

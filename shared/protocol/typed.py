@@ -386,6 +386,16 @@ def checker(tp: Any) -> Checker | None:
         else:
             inner = checker(base) or (lambda value, path: value)
 
+        if len(checks) == 1:
+            (check,) = checks
+
+            def bounded_one(value: Any, path: str) -> Any:
+                out = inner(value, path)
+                check(out, path)
+                return out
+
+            return bounded_one
+
         def bounded(value: Any, path: str) -> Any:
             out = inner(value, path)
             for c in checks:
@@ -595,14 +605,19 @@ _PLAIN = frozenset({type(None), bool, int, float, str})
 
 def encode_value(value: Any) -> Wire:
     """The msgpack form of a typed value (views become maps; tuples stay arrays)."""
-    if type(value) in _PLAIN or isinstance(value, bool | int | float | str):
+    kind = type(value)
+    if kind in _PLAIN:
         return value  # type: ignore[no-any-return]
+    if kind is tuple or kind is list:
+        if all(type(v) in _PLAIN for v in value):
+            return list(value)
+        return [encode_value(v) for v in value]
+    if isinstance(value, bool | int | float | str):  # a word (StrEnum member) is its string
+        return value
     to_wire = getattr(value, "to_wire", None)
     if to_wire is not None:
         return to_wire()  # type: ignore[no-any-return]
     if isinstance(value, tuple | list):
-        if all(type(v) in _PLAIN for v in value):
-            return list(value)
         return [encode_value(v) for v in value]
     if isinstance(value, Mapping):
         return {k: encode_value(v) for k, v in value.items()}
