@@ -31,6 +31,7 @@ from shared.table import BALLS, CUSHIONS, BallName, CushionName
 __all__ = [
     "BALLS",
     "CUSHIONS",
+    "SPOTS",
     "UNKNOWN",
     "BallName",
     "Breaker",
