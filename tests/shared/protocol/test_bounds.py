@@ -23,16 +23,14 @@ from shared.protocol import views as pv
 from shared.protocol.base import Message
 from shared.protocol.typed import View
 from shared.wireviews import match_view
-from tests.shared.protocol.golden_states import golden_states
+from tests.shared.protocol.golden_states import golden_states, room_view
 
 STATES = golden_states()
 
 
 def _snapshot_frame() -> dict[str, Any]:
-    from tests.shared.protocol.test_enums import _room
-
     _, state = STATES[5]
-    snap = tc.Snapshot(seq=1, room=_room(), match=match_view(state))
+    snap = tc.Snapshot(seq=1, room=room_view(), match=match_view(state))
     out: dict[str, Any] = msgpack.unpackb(encode(snap), raw=False)
     return out
 

@@ -27,7 +27,7 @@ from shared.protocol.enums import (
     SeatStatus,
 )
 from shared.wireviews import match_view
-from tests.shared.protocol.golden_states import golden_states
+from tests.shared.protocol.golden_states import golden_states, room_view
 
 STATES = golden_states()
 
@@ -66,29 +66,10 @@ def test_decoded_words_are_members() -> None:
     data = msgpack.packb({"t": "turn", "seq": 1, "shooter": 0, "deadline_ms": 5, "phase": "lag"})
     turn = decode_server(data)
     assert isinstance(turn, tc.Turn) and turn.phase is Phase.LAG
-    frame = _frame(tc.Snapshot(seq=1, room=_room(), match=match_view(state)))
+    frame = _frame(tc.Snapshot(seq=1, room=room_view(), match=match_view(state)))
     view = pv.MatchView.from_wire(frame["match"], "match")
     assert type(view.phase) is Phase and type(view.discipline) is Discipline
     assert view.phase.known and view.discipline is Discipline(state.options.discipline.value)
-
-
-def _room() -> pv.RoomView:
-    from shared import wireviews
-    from shared.rules import MatchOptions
-
-    return pv.RoomView(
-        room_id="r1",
-        discipline=Discipline.THREE_CUSHION,
-        distance=15,
-        players=("ana", "bob"),
-        spectators=0,
-        phase=Phase.PLAY,
-        private=False,
-        practice=False,
-        options=wireviews.room_options(MatchOptions()),
-        seats=(None, None),
-        match_id=None,
-    )
 
 
 @pytest.mark.parametrize(
@@ -105,7 +86,7 @@ def test_an_unknown_word_in_a_snapshot_decodes_and_keeps_its_word(
 ) -> None:
     """Forward compatibility: a newer server's snapshot with a word this release lacks."""
     _, state = STATES[5]
-    frame = _frame(tc.Snapshot(seq=1, room=_room(), match=match_view(state)))
+    frame = _frame(tc.Snapshot(seq=1, room=room_view(), match=match_view(state)))
     frame[where[0]][where[1]] = word  # type: ignore[index]
     data = msgpack.packb(frame)
     snap = decode_server(data)
@@ -161,7 +142,7 @@ def test_structural_words_stay_closed() -> None:
     """Ball names and a replay entry's kind are not extended by a newer server: an unknown one
     is refused, naming the path and the known words."""
     _, state = STATES[5]
-    frame = _frame(tc.Snapshot(seq=1, room=_room(), match=match_view(state)))
+    frame = _frame(tc.Snapshot(seq=1, room=room_view(), match=match_view(state)))
     frame["match"]["cue_ball"] = "blue"  # type: ignore[index]
     with pytest.raises(BadField) as info:
         decode_server(msgpack.packb(frame))
