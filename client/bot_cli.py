@@ -12,6 +12,8 @@ from typing import Any
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
+from shared.protocol.errors import ErrorCode
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -213,7 +215,7 @@ async def _log_in(session: Any, name: str) -> None:
         await session.login(name, password)
         return
     except ServerError as exc:
-        if exc.code != "bad_login":
+        if exc.code != ErrorCode.BAD_LOGIN:
             raise BotFailed(f"could not log in as {name}: {exc}") from None
     try:
         await session.register(name, password, bot=True)
@@ -225,7 +227,7 @@ async def _log_in(session: Any, name: str) -> None:
 async def _find_room(session: Any) -> str:
     """The first public room waiting for a player, or a new three-cushion room."""
     for room in await session.list_rooms():
-        if room.phase == "waiting" and not room.private and None in room.players:
+        if room.phase == Phase.WAITING and not room.private and None in room.players:
             return str(room.room_id)
     room_id: str = await session.create_room("three_cushion")
     return room_id

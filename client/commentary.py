@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from client.state import TableState
 from shared.protocol import to_client as tc
 from shared.protocol.base import ServerMessage
+from shared.protocol.enums import Phase
 from shared.protocol.views import Scoresheet, ball_of
 
 DISCIPLINE_NAMES = {
@@ -105,7 +106,9 @@ class Commentary:
             out.append(f"Players: {players}")
         # A snapshot in the middle of a match (after a clock foul, a reconnection) repeats the
         # scoreboard only when it changed.
-        board = self.scoreboard() if self.state.phase in ("play", "timeout", "over") else []
+        board = (
+            self.scoreboard() if self.state.phase in (Phase.PLAY, Phase.TIMEOUT, Phase.OVER) else []
+        )
         if board and board != self._last_board:
             out.extend(board)
             self._last_board = board
@@ -129,13 +132,13 @@ class Commentary:
     def _on_turn(self, msg: tc.Turn) -> list[str]:
         phase, shooter = msg.phase, msg.shooter
         clock = self._clock_s()
-        if phase == "lag":
+        if phase == Phase.LAG:
             return [f"Lag: both players stroke up the table ({clock} s on the clock)"]
-        if phase == "break_choice":
+        if phase == Phase.BREAK_CHOICE:
             return [f"{self.name(shooter)} chooses who breaks"]
-        if phase == "timeout":
+        if phase == Phase.TIMEOUT:
             return [f"Time-out: {self.name(shooter)}"]
-        if phase == "play" and shooter is not None:
+        if phase == Phase.PLAY and shooter is not None:
             frozen = " (frozen: may ask for a re-spot)" if msg.frozen else ""
             who = self.name(shooter, msg.shooter_slot)
             return [f"To play: {who} ({self.ball_of(shooter)}), {clock} s{frozen}"]
@@ -207,7 +210,7 @@ def clock_line(state: TableState, now_ms: int, given: set[tuple[int, int]]) -> s
     """R-CLOCK-3: a warning line when the running clock passes 10 s and 5 s left, once per
     deadline (``given`` remembers the warnings already printed)."""
     deadline = state.deadline_ms
-    if state.phase not in ("play", "lag", "break_choice") or deadline is None:
+    if state.phase not in (Phase.PLAY, Phase.LAG, Phase.BREAK_CHOICE) or deadline is None:
         return None
     left_s = (deadline - now_ms) / 1000
     for mark in sorted(CLOCK_WARNINGS_S):
@@ -215,6 +218,6 @@ def clock_line(state: TableState, now_ms: int, given: set[tuple[int, int]]) -> s
             if (deadline, mark) in given:
                 return None
             given.update((deadline, m) for m in CLOCK_WARNINGS_S if m >= mark)
-            who = "lag" if state.phase == "lag" else f"seat {state.shooter}"
+            who = "lag" if state.phase == Phase.LAG else f"seat {state.shooter}"
             return f"  Clock: {mark} s left ({who})"
     return None

@@ -38,7 +38,7 @@ from client.state import TableState
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
-from shared.protocol.errors import ProtocolError
+from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.to_server import PROTOCOL_VERSION
 from shared.protocol.views import CueParams, RoomSummary
 
@@ -291,7 +291,7 @@ class Session:
         try:
             answer = await self.ask(ts.Rejoin(room_id=room_id, seat_token=token), tc.Joined)
         except ServerError as exc:
-            if exc.code in ("bad_token", "no_such_room"):
+            if exc.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_ROOM):
                 self._forget_seat(room_id)
             raise
         self.state.enter_room(room_id, answer.seat, token, answer.slot)
@@ -397,7 +397,7 @@ class Session:
                 ts.Hello(v=PROTOCOL_VERSION, name=self.name, token=self.token), tc.Welcome
             )
         except ServerError as exc:
-            if exc.code != "bad_token" or self.token is None:
+            if exc.code != ErrorCode.BAD_TOKEN or self.token is None:
                 raise
             # The server does not know our token (a new server, a wiped database): become a
             # new player rather than fail.

@@ -18,6 +18,7 @@ from typing import Literal
 
 from shared.protocol import to_client as tc
 from shared.protocol.base import ServerMessage
+from shared.protocol.enums import Phase, SeatStatus
 from shared.protocol.views import MatchView, RoomView
 
 Applied = Literal["applied", "gap", "resync", "stale", "direct"]
@@ -61,7 +62,7 @@ class TableState:
 
     # Reading ------------------------------------------------------------------------------
     @property
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return None if self.match is None else self.match.phase
 
     @property
@@ -80,7 +81,7 @@ class TableState:
     @property
     def my_turn(self) -> bool:
         """Our stroke: our side to play and, in a team room, our place in its line-up."""
-        if self.seat is None or self.phase != "play" or self.shooter != self.seat:
+        if self.seat is None or self.phase != Phase.PLAY or self.shooter != self.seat:
             return False
         return self.shooter_slot is None or self.shooter_slot == (self.slot or 0)
 
@@ -148,7 +149,11 @@ class TableState:
             return "stale"
         outcome: Applied = "gap" if self.seq is not None and seq > self.seq + 1 else "applied"
         self.seq = seq
-        if isinstance(msg, tc.PlayerStatus) and msg.status == "connected" and not self._knows(msg):
+        if (
+            isinstance(msg, tc.PlayerStatus)
+            and msg.status == SeatStatus.CONNECTED
+            and not self._knows(msg)
+        ):
             outcome = "resync"  # a new player sat down: the room view lacks their name
         if isinstance(msg, tc.Turn) and (
             msg.phase != self.phase
@@ -184,7 +189,7 @@ class TableState:
         elif isinstance(msg, tc.GameOver):
             self.game_over = msg
             if self.match is not None:
-                self.match = replace(self.match, phase="over")
+                self.match = replace(self.match, phase=Phase.OVER)
         return outcome
 
     def _knows(self, msg: tc.PlayerStatus) -> bool:
@@ -207,7 +212,7 @@ class TableState:
         self.seat = msg.seat
         self.slot = msg.slot
         self.spectating = self.seat is None
-        if msg.match.phase != "over":
+        if msg.match.phase != Phase.OVER:
             self.game_over = None
 
 

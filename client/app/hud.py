@@ -17,6 +17,7 @@ from client.app.model import GameModel
 from client.app.render import BALL_COLOURS
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Labels, draw_panel
 from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
+from shared.protocol.enums import Phase, SeatStatus
 
 CLOCK_OK = (90, 200, 120, 255)
 CLOCK_WARN = (245, 170, 40, 255)  # R-CLOCK-3: 10 s warning
@@ -78,7 +79,7 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
     for seat in (0,) if model.practice else (0, 1):
         left = sb.left + 16 if seat == 0 else sb.cx + 70
         panel = Rect(left, sb.bottom + 10, half - 16, sb.height - 20)
-        active = model.shooter == seat and model.phase in ("play", "timeout")
+        active = model.shooter == seat and model.phase in (Phase.PLAY, Phase.TIMEOUT)
         draw_panel(panel, (44, 54, 70, 255) if active else (34, 40, 52, 255))
         if active:
             arcade.draw_lrbt_rectangle_filled(
@@ -165,7 +166,7 @@ def side_names(model: GameModel, seat: int, active: bool) -> str:
         text = p.name or "waiting for a player…"
         if model.seat == seat and (not model.teams or model.state.slot == p.slot):
             text += " (you)"
-        if p.status not in (None, "connected"):
+        if p.status not in (None, SeatStatus.CONNECTED):
             text += f" ({p.status})"
         if model.teams and active and model.shooter_slot == p.slot:
             text = "▸ " + text
@@ -179,11 +180,11 @@ def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> No
     left = model.seconds_left()
     phase = model.phase
     if left is None:
-        text = {"timeout": "T/O", "over": "END", "waiting": "…"}.get(phase, "")
+        text = {Phase.TIMEOUT: "T/O", Phase.OVER: "END", Phase.WAITING: "…"}.get(phase, "")
         labels.draw("clock", text, cx, cy, 16, DIM, "center", "center", bold=True)
         return
     opts = None if model.room is None else model.room.options
-    if phase == "timeout":  # R-TIMEOUT-1: the time-out's own countdown, in its own colour
+    if phase == Phase.TIMEOUT:  # R-TIMEOUT-1: the time-out's own countdown, in its own colour
         total = float(opts.timeout_s if opts is not None and opts.timeout_s else 60)
         col = CLOCK_TIMEOUT
         labels.draw("clock_to", "time-out", cx, cy - 24, 9, DIM, "center", "center")

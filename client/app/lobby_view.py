@@ -24,6 +24,7 @@ from client.app.words import error_text
 from shared.options import BY_NAME, WIRE_OPTIONS
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
 from shared.protocol.views import MatchRow, RoomSummary
 
 if TYPE_CHECKING:
@@ -412,18 +413,18 @@ class LobbyView(arcade.View):
 
 
 PHASES = {
-    "waiting": "waiting",
-    "lag": "lag",
-    "break_choice": "choosing the break",
-    "play": "playing",
-    "timeout": "time-out",
-    "over": "finished",
+    Phase.WAITING: "waiting",
+    Phase.LAG: "lag",
+    Phase.BREAK_CHOICE: "choosing the break",
+    Phase.PLAY: "playing",
+    Phase.TIMEOUT: "time-out",
+    Phase.OVER: "finished",
 }
 
 
 def _mine(room: RoomSummary, held: dict[str, str]) -> bool:
     """A room where we hold a seat in a match under way (we left it, or our window closed)."""
-    return room.room_id in held and room.phase not in ("waiting", "over")
+    return room.room_id in held and room.phase not in (Phase.WAITING, Phase.OVER)
 
 
 def _short(name: str, most: int = 16) -> str:

@@ -21,6 +21,7 @@ from client.session import Event, Link
 from client.state import TableState
 from shared.physics.types import Segment
 from shared.protocol import to_client as tc
+from shared.protocol.enums import EventKind, Phase, SeatStatus
 from shared.protocol.views import (
     CallView,
     EventView,
@@ -105,11 +106,13 @@ def trajectory_segments(obj: Trajectory | Mapping[BallName, Sequence[Segment]]) 
 def _contacts(events: Sequence[EventView]) -> tuple[Contact, ...]:
     out = []
     for ev in events:
-        if ev.kind in ("ball_ball", "ball_cushion", "strike"):
+        if ev.kind in (EventKind.BALL_BALL, EventKind.BALL_CUSHION, EventKind.STRIKE):
             speed = max((float(s) for s in ev.speeds or ()), default=2.0)
             # The cue tip on the ball sounds for everyone, shooter included, when the
             # animation starts: the same moment on every screen.
-            out.append(Contact(float(ev.t), "cue" if ev.kind == "strike" else ev.kind, speed))
+            out.append(
+                Contact(float(ev.t), "cue" if ev.kind == EventKind.STRIKE else str(ev.kind), speed)
+            )
     out.sort(key=lambda c: c.t)
     return tuple(out)
 
@@ -125,7 +128,7 @@ def match_before(live: tc.StrokePlayed | tc.LagResult, after: MatchView) -> Matc
         lag = after.lag
         return replace(
             after,
-            phase="lag",
+            phase=Phase.LAG,
             shooter=None,
             deadline_ms=None,
             result=None,
@@ -136,7 +139,7 @@ def match_before(live: tc.StrokePlayed | tc.LagResult, after: MatchView) -> Matc
     score[shooter] = max(0, score[shooter] - live.result.points)
     return replace(
         after,
-        phase="play",
+        phase=Phase.PLAY,
         shooter=shooter,
         deadline_ms=None,
         result=None,
@@ -151,7 +154,7 @@ class Seated:
 
     seat: int  # the side (R-TEAM-1)
     name: str | None
-    status: str | None = None
+    status: SeatStatus | None = None
     slot: int = 0  # the place in the side's line-up (team rooms)
 
 
@@ -278,8 +281,8 @@ class GameModel:
         return None if self.match is None else self.match.distance
 
     @property
-    def phase(self) -> str:
-        return "waiting" if self.match is None else self.match.phase
+    def phase(self) -> Phase:
+        return Phase.WAITING if self.match is None else self.match.phase
 
     @property
     def shooter(self) -> int | None:
@@ -289,11 +292,11 @@ class GameModel:
     def my_turn(self) -> bool:
         if self.seat is None or self.spectating or self.holding or self.link_down:
             return False
-        if self.phase == "lag":
+        if self.phase == Phase.LAG:
             lag = None if self.match is None else self.match.lag
             played = () if lag is None else lag.played
             return self.state.my_lag and not (self.seat < len(played) and played[self.seat])
-        return self.phase == "play" and self.state.my_turn
+        return self.phase == Phase.PLAY and self.state.my_turn
 
     @property
     def teams(self) -> bool:
@@ -493,7 +496,12 @@ class GameModel:
 
     def _seconds_left(self) -> float | None:
         d = None if self.match is None else self.match.deadline_ms
-        if d is None or self.phase not in ("lag", "play", "break_choice", "timeout"):
+        if d is None or self.phase not in (
+            Phase.LAG,
+            Phase.PLAY,
+            Phase.BREAK_CHOICE,
+            Phase.TIMEOUT,
+        ):
             return None
         if self.animating() or self.holding:
             return None

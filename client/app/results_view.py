@@ -12,17 +12,18 @@ from client.app.layout import Rect
 from client.app.standing import rated_text
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
 from shared.protocol import to_server as ts
+from shared.protocol.enums import EndReason
 from shared.protocol.views import Scoresheet, SheetLine
 
 if TYPE_CHECKING:
     from client.app.app import Controller
 
 REASONS = {
-    "distance": "reached the distance",
-    "innings_limit": "innings limit reached",
-    "concede": "conceded",
-    "forfeit": "forfeit",
-    "no_show": "did not show",
+    EndReason.DISTANCE: "reached the distance",
+    EndReason.INNINGS_LIMIT: "innings limit reached",
+    EndReason.CONCEDE: "conceded",
+    EndReason.FORFEIT: "forfeit",
+    EndReason.NO_SHOW: "did not show",
 }
 
 

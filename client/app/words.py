@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from shared.protocol.enums import EndReason
+
 # R-SPOT-1 cushion names → where each one is on this screen.
 CUSHIONS_ON_SCREEN = {
     "top": "right short",
@@ -24,13 +26,13 @@ CUSHIONS_ON_SCREEN = {
 }
 
 REASONS = {
-    "distance": "reached the distance",
-    "equalized": "after the equalizing inning",
-    "innings_limit": "on the innings limit",
-    "concede": "the opponent conceded",
-    "forfeit": "by forfeit",
-    "no_show": "the opponent did not come back",
-    "abandoned": "the match was abandoned",
+    EndReason.DISTANCE: "reached the distance",
+    EndReason.EQUALIZED: "after the equalizing inning",
+    EndReason.INNINGS_LIMIT: "on the innings limit",
+    EndReason.CONCEDE: "the opponent conceded",
+    EndReason.FORFEIT: "by forfeit",
+    EndReason.NO_SHOW: "the opponent did not come back",
+    EndReason.ABANDONED: "the match was abandoned",
 }
 
 # Plain sentences for the server's error codes (docs/protocol.md "Errors"); the code itself is

@@ -37,6 +37,7 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol import views as pv
 from shared.protocol.base import ClientMessage, ServerMessage
+from shared.protocol.enums import CallCode, LagReason, SeatKey, SeatStatus
 from shared.rules import IllegalAction, MatchState, Phase, Verdict, lineup
 from shared.rules.placement import Side
 from shared.table import BallName, Point
@@ -99,7 +100,7 @@ class SimJob:
     balls: dict[BallName, Point]
     strokes: dict[BallName, Cue]  # the struck ball(s)
     seat: int | None  # the side that struck (None: the lag, both sides)
-    spot: str | None
+    spot: Side | None
     received_ms: int
     # The referee reads the balls' paths only to judge zones (straight rail, balkline:
     # R-DISC-FREE, R-DISC-BALK); otherwise the worker leaves them out of the result it sends
@@ -167,26 +168,8 @@ def settings_from_wire(msg: ts.CreateRoom) -> RoomSettings:
 
 def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
     """The player's mistake as an ``error``: the referee's code when the protocol has it."""
-    code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
+    code = ErrorCode(exc.code) if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION
     return tc.Error(code=code, message=exc.message, re=re)
-
-
-def result_view(verdict: Verdict, teams: bool = False) -> pv.StrokeResult:
-    """A verdict as the protocol's ``result`` (the partner to strike next in a team room)."""
-    foul = verdict.foul
-    return pv.StrokeResult(
-        points=verdict.points,
-        foul=None
-        if foul is None
-        else pv.FoulView(rule_id=foul.rule_id, code=foul.code, text=foul.text),
-        calls=tuple(
-            pv.CallView(code=c.code, text=c.text, rule_id=c.rule_id) for c in verdict.calls
-        ),
-        respots={b: (p[0], p[1]) for b, p in verdict.respots.items()},
-        next_shooter=verdict.next_shooter,
-        game_over=wireviews.result_view(verdict.game_over),
-        next_slot=verdict.next_slot if teams else None,
-    )
 
 
 class Room:
@@ -383,11 +366,11 @@ class Room:
         """One entry of ``rooms`` (PROTOCOL.md)."""
         return pv.RoomSummary(
             room_id=self.room_id,
-            discipline=self.options.discipline.value,
+            discipline=wireviews.DISCIPLINES[self.options.discipline],
             distance=self.options.target,
             players=tuple(None if s is None else s.name for s in self.seats[: self.seat_count]),
             spectators=len(self.spectators),
-            phase=self.state.phase.value,
+            phase=wireviews.PHASES[self.state.phase],
             private=self.private,
             practice=self.practice,
             score=self._live_score(),
@@ -478,7 +461,9 @@ class Room:
             [who.conn],
             tc.Joined(room_id=self.room_id, seat=side, seat_token=token, re=msg.id, slot=slot),
         )
-        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=side, status="connected", slot=slot))
+        self._broadcast(
+            fx, tc.PlayerStatus(seq=0, seat=side, status=SeatStatus.CONNECTED, slot=slot)
+        )
         if all(self.seats[i] is not None for i in range(self.seat_count)):
             self.begin_match(fx, now)
             self._act(fx, rules.Start(), now)
@@ -538,7 +523,9 @@ class Room:
         )
         if not self.state.connected[player]:
             self._act(fx, rules.Reconnected(seat, slot or 0), now)
-        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected", slot=slot))
+        self._broadcast(
+            fx, tc.PlayerStatus(seq=0, seat=seat, status=SeatStatus.CONNECTED, slot=slot)
+        )
         fx.to([who.conn], self.snapshot(player, now=now))
         return fx
 
@@ -565,14 +552,16 @@ class Room:
         assert seat is not None
         if self.state.phase is Phase.WAITING and left:
             self.seats[player] = None  # nothing started: the seat is simply free again
-            self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="left", slot=slot))
+            self._broadcast(
+                fx, tc.PlayerStatus(seq=0, seat=seat, status=SeatStatus.LEFT, slot=slot)
+            )
             return fx
         holder.left = left
         if self.state.phase is not Phase.OVER:
             # R-END-5 / R-TEAM-7: the player's own grace starts; a partner keeps the seat.
             self._act(fx, rules.Disconnected(seat, slot or 0), now)
         grace = self.state.grace_deadline[player]
-        status = "left" if left else "disconnected"
+        status = SeatStatus.LEFT if left else SeatStatus.DISCONNECTED
         self._broadcast(
             fx,
             tc.PlayerStatus(seq=0, seat=seat, status=status, grace_until_ms=grace, slot=slot),
@@ -738,7 +727,10 @@ class Room:
             self._act(fx, rules.LagStroke(seat, cue, slot), now)
             if self.state.lag_strokes[seat] is not None:
                 self._broadcast(
-                    fx, tc.Call(seq=0, code="lag_stroke", text=f"Seat {seat}'s lag stroke is in.")
+                    fx,
+                    tc.Call(
+                        seq=0, code=CallCode.LAG_STROKE, text=f"Seat {seat}'s lag stroke is in."
+                    ),
                 )
             both = rules.lag_strokes(self.state)
             if both is not None:
@@ -759,7 +751,7 @@ class Room:
         balls: dict[BallName, Point],
         strokes: dict[BallName, Cue],
         seat: int | None,
-        spot: str | None,
+        spot: Side | None,
         now: int,
         slot: int = 0,
     ) -> None:
@@ -799,16 +791,16 @@ class Room:
             except IllegalAction:
                 return fx
             rest = t0 + math.ceil(result.duration * 1000)
-            strokes = {
-                str(s): pv.CueParams.of(result.strokes[b])
+            strokes: dict[SeatKey, pv.CueParams] = {
+                ("0" if s == 0 else "1"): pv.CueParams.of(result.strokes[b])
                 for s, b in rules.lag_balls(self.state).items()
                 if b in result.strokes
             }
             msg = tc.LagResult(
                 seq=0,
                 winner=verdict.lag_winner,
-                reason=verdict.lag_reason or "",
-                trajectory=pv.Trajectory(paths=out.trajectory),
+                reason=LagReason(verdict.lag_reason or ""),
+                trajectory=pv.Trajectory(paths=_paths(out)),
                 start_ms=t0,
                 rest_ms=rest,
                 strokes=strokes,
@@ -841,9 +833,9 @@ class Room:
             rest_ms=self.state.resting_at_ms
             if self.state.phase is not Phase.OVER
             else t0 + math.ceil(result.duration * 1000),
-            trajectory=pv.Trajectory(paths=out.trajectory),
+            trajectory=pv.Trajectory(paths=_paths(out)),
             events=out.events,
-            result=result_view(verdict, self.teams),
+            result=wireviews.stroke_result_view(verdict, self.teams),
             match=wireviews.match_view(self.state),
             shooter_slot=job.slot if self.teams else None,
         )
@@ -890,7 +882,7 @@ class Room:
                     before.shooter,
                     now,
                     pv.ClockFoul(
-                        result=result_view(verdict, self.teams),
+                        result=wireviews.stroke_result_view(verdict, self.teams),
                         match=wireviews.match_view(self.state),
                     ).to_wire(),
                 )
@@ -906,7 +898,7 @@ class Room:
 
     def _announce(self, fx: Effects, verdict: Verdict, now: int, force_turn: bool = False) -> None:
         for call in verdict.calls:
-            self._broadcast(fx, tc.Call(seq=0, code=call.code, text=call.text))
+            self._broadcast(fx, tc.Call(seq=0, code=CallCode(call.code), text=call.text))
         state = self.state
         striker = state.shooter_slot if state.phase in (Phase.PLAY, Phase.TIMEOUT) else None
         key = (state.phase, state.shooter, striker, state.deadline_ms, state.lag_winner)
@@ -922,7 +914,7 @@ class Room:
                     seq=0,
                     shooter=shooter,
                     deadline_ms=state.deadline_ms,
-                    phase=state.phase.value,
+                    phase=wireviews.PHASES[state.phase],
                     frozen=frozen,
                     # R-TEAM-2/3: which partner strikes (team rooms only).
                     shooter_slot=striker if self.teams else None,
@@ -936,7 +928,7 @@ class Room:
                 tc.GameOver(
                     seq=0,
                     winner=go.winner,
-                    reason=go.reason.value,
+                    reason=wireviews.END_REASONS[go.reason],
                     scoresheet=sheet,
                     match_id=self.match_id,
                 ),
@@ -982,16 +974,7 @@ def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
     )
 
 
-def event_views(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
-    """The physics' event maps (``shared.physics.event_wire``: our own physics, so built
-    directly rather than decoded) as the protocol's events; built in the physics worker."""
-    return tuple(
-        pv.EventView(
-            t=e["t"],
-            kind=e["kind"],
-            balls=tuple(e["balls"]),
-            cushion=e.get("cushion"),
-            speeds=tuple(e["speeds"]) if "speeds" in e else None,
-        )
-        for e in events
-    )
+def _paths(out: SimOutcome) -> dict[BallName, Any]:
+    """The worker's encoded trajectory, keyed by ball (``encode_trajectory`` keys it by the
+    simulated balls' names)."""
+    return cast("dict[BallName, Any]", out.trajectory)

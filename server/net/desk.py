@@ -38,6 +38,7 @@ from server.store.standings import Change, standing_key
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Discipline
 from shared.ratings import DEFAULT_RATING
 
 if TYPE_CHECKING:
@@ -129,7 +130,9 @@ class StandingDesk:
                 store.standings.leaderboard, key, msg.limit or 20, msg.offset or 0, self.clock()
             )
             self.server.reply(
-                client, tc.Leaderboard(discipline=key, rows=leader_rows(rows), re=msg.id)
+                client,
+                # a team standing's key (three_cushion_doubles) is a word older clients show as is
+                tc.Leaderboard(discipline=Discipline(key), rows=leader_rows(rows), re=msg.id),
             )
         else:
             await self._profile(client, msg)
@@ -453,7 +456,7 @@ class StandingDesk:
         for ch in changes:
             msg = tc.Rated(
                 match_id=ch.match_id,
-                discipline=ch.discipline,
+                discipline=Discipline(ch.discipline),
                 before=round(ch.before, 1),
                 after=round(ch.after, 1),
                 deviation=round(ch.deviation, 1),

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import cast
 
 from shared.physics.types import Stroke
 from shared.rules import lineup
@@ -139,4 +138,4 @@ class MatchState:
     def ball_of(self, seat: Seat) -> BallName:
         """R-LAG-7 / R-PLAY-3: the match breaker's ball is white, the other player's yellow.
         Before the break choice seat 0 is taken as white (used for the lag and practice)."""
-        return cast(BallName, ball_of(self.white_seat, seat))  # the one written rule
+        return ball_of(self.white_seat, seat)  # the one written rule
