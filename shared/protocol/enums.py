@@ -161,6 +161,7 @@ class CallCode(OpenEnum):
     RESUME = "resume"
     SET_OVER = "set_over"
     GAME_OVER = "game_over"
+    PARTNER_OUT = "partner_out"  # R-TEAM-7: a partner gone for good, the other plays on
 
 
 class FoulCode(OpenEnum):
