@@ -53,6 +53,16 @@ class PhysicsSpec:
     mu_cushion: float = 0.16
     # Ball–slate restitution for jumps and landings (Alciatore).
     e_slate: float = 0.5
+    # The squeeze between cue tip and slate (issue 26: steep jumps). When the cue, still moving
+    # after its first hit, would catch the rebounding ball again, the two contacts overlap in
+    # time and are integrated together as compliant contacts (strike.py). The tip stays on the
+    # ball 1–2 ms (the Jacksonville high-speed films, Billiards Digest April 1999; Alciatore's
+    # high-speed videos put it near 1 ms): 1 ms is the contact time of a centre hit. The ball's
+    # contact with the slate through the cloth has no published duration; it is taken equal to
+    # the tip's (both are a hard body on a soft layer: leather, woollen cloth), and the jump
+    # table in docs/physics.md shows how the result moves with it.
+    tip_contact_time: float = 1.0e-3  # s
+    slate_contact_time: float = 1.25e-3  # s
     # Cue mass: carom cues weigh 0.48–0.52 kg (RU App. 3).
     cue_mass: float = 0.50  # kg
     # Cue-tip restitution ("efficiency" of the cue–ball collision, Alciatore TP A.30 uses values
