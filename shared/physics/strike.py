@@ -15,20 +15,18 @@ Squirt: a real shaft's end mass moves sideways with the tip, so the ball leaves 
 away from the english side, by ``atan(2.5·s·√(1−s²) / (1 + m/m_e + 2.5·(1−s²)))`` with
 ``s = a/R`` (TP A.31). We rotate the horizontal velocity by that angle.
 
-An elevated cue drives the ball into the slate (``v_z = −F·sin θ / m``); the slate returns it
-with restitution ``e_slate``. If the cue, still moving along its axis at ``V − F/M``, is then
-no faster along that axis than the contact point of the rebounding ball, the strike is over:
-a hop at a few degrees of elevation, a jump at 20–35°. Otherwise the cue would catch the ball
-again, which means the two contacts are not impacts in sequence: the tip stays on the ball
-1–2 ms (the Jacksonville high-speed films, Billiards Digest April 1999) and the slate answers
-within that time. :func:`squeeze` then solves both contacts together, each a compliant
-spring–dashpot with its own contact time and restitution, and the ball rises out of the
-squeeze as the tip's push falls — a jump from 40° to 70° and more (issue 26; until round 2
-nothing jumped above 40°, and resolving the squeeze as impacts in sequence still left nothing
-jumping a ball 20–30 cm away above 50°). Friction of the slate during the strike is not
-modelled (tried: with the cloth's μs at each slate contact, the steepest massé strokes hop
-5–6 cm and leave 30° off the cue line, which real massé strokes do not; the squeeze's contact
-is not the cloth's sliding contact, and no measurement was at hand).
+An elevated cue drives the ball into the slate while the tip is still on it: the tip stays
+on the ball 1–2 ms (the Jacksonville high-speed films, Billiards Digest April 1999) and the
+slate answers within that time. :func:`squeeze` solves both contacts together, each a
+compliant spring–dashpot with its own contact time and restitution, with the cue's mass
+behind the tip: a hop at a few degrees, a jump from about 20° to the maximum, highest near
+50°, and the ball springs up as the tip's push falls (issue 26: impacts in sequence — the tip's
+impact, then the slate's, then the still-moving cue's again — left nothing jumping a ball
+20–30 cm away above 50°). A level cue never presses the ball into the slate and keeps the
+impulse above, which the squeeze meets as the elevation goes to zero. Friction of the slate
+during the strike is not modelled (tried with the impacts in sequence: with the cloth's μs at
+each slate contact, the steepest massé strokes hopped 5–6 cm and left 30° off the cue line,
+which real massé strokes do not; no measurement of that contact was at hand).
 """
 
 from __future__ import annotations
