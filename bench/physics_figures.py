@@ -8,9 +8,11 @@ moves them:
 - massé: how far the end of the curve lies off Coriolis's line from the ball's resting point
   to where the cue's line meets the cloth (Alciatore, "Coriolis was brilliant ... Part V",
   Billiards Digest, Nov. 2005; TP A.19), with the engine's squirt and without it;
-- jump: the softest cue speed that jumps a ball 20 or 30 cm away, by elevation, with the
-  full 0.5 kg cue and a jump cue of half its weight (Roque: 45° for a ball a foot away;
-  Cuesight and Simpson: steeper jumps need the lighter jump cue);
+- jump: the softest cue speed that jumps a ball 20, 25 or 30 cm away, by elevation, with the
+  full 0.5 kg cue and a jump cue of half its weight (Roque: 45° for a ball a foot away, more
+  elevation for a closer ball; Cuesight and Simpson: steeper jumps need the lighter jump cue),
+  and the ball's launch out of the cue–ball–slate squeeze (up and forward speed per m/s of
+  cue speed, by elevation);
 - the end of the roll: a slow ball's stopping time against Alciatore's measured rolling
   resistance of cloth, 0.005–0.015.
 """
@@ -23,7 +25,7 @@ from dataclasses import replace
 
 from shared.physics import DEFAULT_SPEC, PhysicsSpec, Stroke, simulate
 from shared.physics.motion import end_phase, start_phase, state_at
-from shared.physics.strike import masse_heading
+from shared.physics.strike import masse_heading, strike
 from shared.table import MATCH, BallName, Point
 
 R = MATCH.ball_radius
@@ -102,10 +104,18 @@ def lines() -> list[str]:
         f"(without squirt: worst {max(without):.1e} deg)",
     ]
     jump_cue = replace(spec, cue_mass=spec.cue_mass / 2)
-    for distance in (0.20, 0.30):
+    launch = []
+    for elevation in (10.0, 30.0, 40.0, 45.0, 50.0, 55.0, 60.0, 70.0, 80.0, 89.0):
+        v, _ = strike(Stroke(0.0, 1.0, 0.0, 0.0, elevation), R, MATCH.ball_mass, spec)
+        launch.append(f"{elevation:g}:{v[2]:.2f}/{math.hypot(v[0], v[1]):.2f}")
+    out.append(
+        "jump launch, centre ball, full cue, up/forward speed per m/s of cue speed by "
+        f"elevation: {' '.join(launch)}"
+    )
+    for distance in (0.20, 0.25, 0.30):
         for name, s in (("full cue", spec), ("jump cue", jump_cue)):
             cells = []
-            for elevation in (30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0):
+            for elevation in (30.0, 35.0, 40.0, 45.0, 50.0, 55.0, 60.0, 65.0, 70.0):
                 v = softest_jump(distance, elevation, s)
                 cells.append(f"{elevation:g}:{v:g}" if v is not None else f"{elevation:g}:-")
             out.append(

@@ -53,6 +53,17 @@ class PhysicsSpec:
     mu_cushion: float = 0.16
     # Ball–slate restitution for jumps and landings (Alciatore).
     e_slate: float = 0.5
+    # The squeeze between cue tip and slate (issue 26: steep jumps). An elevated cue drives the
+    # ball into the slate while the tip is still on it; both contacts are integrated together
+    # as spring–dashpots (strike.squeeze), each set by its contact time and restitution. The
+    # tip stays on the ball 1–2 ms (the Jacksonville high-speed films, Billiards Digest April
+    # 1999; Alciatore's high-speed videos near 1 ms): 1 ms for a centre hit. The ball's contact
+    # with the slate through the cloth has no published duration; 1.25 ms, a quarter longer
+    # than the tip's (woollen cloth over slate against a leather tip on phenolic), was chosen
+    # from a scan of 0.5–2 ms against the published jump advice (a full cue jumps a ball a foot
+    # away at 45°, closer balls at steeper cues; docs/physics.md "Steep jumps" has the scan).
+    tip_contact_time: float = 1.0e-3  # s
+    slate_contact_time: float = 1.25e-3  # s
     # Cue mass: carom cues weigh 0.48–0.52 kg (RU App. 3).
     cue_mass: float = 0.50  # kg
     # Cue-tip restitution ("efficiency" of the cue–ball collision, Alciatore TP A.30 uses values

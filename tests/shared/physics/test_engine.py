@@ -204,18 +204,18 @@ def test_hard_elevated_strokes_hop_but_stay_on_the_table(elevation: float) -> No
         assert r.final["white"] is not None
 
 
-@pytest.mark.parametrize("elevation", [45.0, 50.0, 65.0])
+@pytest.mark.parametrize("elevation", [45.0, 50.0, 55.0, 60.0, 65.0])
 def test_jump_strokes_above_forty_degrees_leave_the_cloth(elevation: float) -> None:
-    # Issue 26: no stroke jumped above about 40° (the cue was taken to pin the ball). The cue
-    # now catches the rebounding ball again and the ball gets out after a second hit: it
-    # leaves the cloth and flies a ballistic arc, landing after 2·vz/g at vh·(2·vz/g), and
+    # Issue 26: no stroke jumped above about 40° (the cue was taken to pin the ball). The
+    # cue–ball–slate squeeze is now solved with both contacts at once (strike.squeeze): the
+    # ball leaves the cloth and flies a ballistic arc, landing after 2·vz/g at vh·(2·vz/g), and
     # bounces off the slate with e_slate of its vertical speed (Alciatore: about 0.5).
     start = (0.3, 0.71)
-    r = simulate(MATCH, {"white": start, **PARKED}, "white", Stroke(0.0, 5.0, 0, 0.1, elevation))
+    r = simulate(MATCH, {"white": start, **PARKED}, "white", Stroke(0.0, 3.0, 0, 0.1, elevation))
     assert r.events[1].kind == "airborne"
     seg = r.trajectory["white"][0]
     vh, vz = seg.vel[0], seg.vel[2]
-    assert vz > 0.3  # a jump of at least 5 mm, not a hop on the nap
+    assert vz > 0.6  # a jump of at least 2 cm, not a hop on the nap
     land = first(r, "land", "white")
     assert land.t == pytest.approx(2 * vz / S.g, rel=1e-9)
     assert land.after["white"].pos[0] - start[0] == pytest.approx(vh * land.t, rel=1e-6)
@@ -235,14 +235,17 @@ def test_steep_jump_near_a_rail_leaves_the_table() -> None:
 
 
 @pytest.mark.parametrize("elevation", [70.0, 80.0, 89.0])
-def test_steep_masse_stays_on_the_cloth_or_barely_hops(elevation: float) -> None:
-    # A massé cue, struck off centre, drives the ball into the slate and sends it sideways;
-    # it stays below a couple of centimetres of hop, never a jump.
-    r = simulate(
-        MATCH, {"white": (1.4, 0.71), **PARKED}, "white", Stroke(0.0, 6.0, 0.4, 0, elevation)
-    )
-    assert max(s.vel[2] for s in r.trajectory["white"]) ** 2 / (2 * S.g) < 0.02
-    assert all(e.kind != "off_table" for e in r.events)
+def test_steep_masse_at_masse_speed_barely_hops(elevation: float) -> None:
+    # A massé as played — a steep cue, struck off centre at 1–2 m/s — drives the ball into the
+    # slate and sends it sideways; it hops at most a few centimetres and stays on the table.
+    # (Struck hard, the same stroke is a jump: the squeeze returns about a third of the cue's
+    # speed upwards at any steep elevation, docs/physics.md "Steep jumps".)
+    for speed in (1.0, 1.5, 2.0):
+        r = simulate(
+            MATCH, {"white": (1.4, 0.71), **PARKED}, "white", Stroke(0.0, speed, 0.4, 0, elevation)
+        )
+        assert max(s.vel[2] for s in r.trajectory["white"]) ** 2 / (2 * S.g) < 0.03
+        assert all(e.kind != "off_table" for e in r.events)
 
 
 @pytest.mark.parametrize("tip_x", [-0.5, 0.5])
@@ -356,14 +359,15 @@ def test_push_ends_instead_of_an_endless_run_of_collisions() -> None:
 
 
 def test_ball_landing_on_a_ball_is_set_down_beside_it() -> None:
-    # Found by search: a jumped white comes down on top of yellow and bounces on it.
+    # Found by search (again when the squeeze changed the jumps, round 2): a jumped white
+    # comes down on top of yellow and bounces on it.
     balls: dict[BallName, Point] = {
         "white": (0.3624312159837802, 0.6036083915943251),
-        "yellow": (0.779598342673147, 0.5568022791422809),
+        "yellow": (0.7247840321283403, 0.6024974148843405),
         "red": (0.1, 0.1),
     }
     stroke = Stroke(
-        353.59819305472564, 3.3823892215580207, 0, 0.24108686919968053, 29.632818259672344
+        359.9087017418388, 2.3484731943662145, 0, 0.09095578363365775, 51.54893404542052
     )
     r = simulate(MATCH, balls, "white", stroke)
     kinds = [e.kind for e in r.events]
@@ -392,11 +396,11 @@ def test_hard_stop_in_the_air_over_a_ball_sets_it_down_beside() -> None:
     # Stop the ball landing on yellow (above) while it is still in the air over it.
     balls: dict[BallName, Point] = {
         "white": (0.3624312159837802, 0.6036083915943251),
-        "yellow": (0.779598342673147, 0.5568022791422809),
+        "yellow": (0.7247840321283403, 0.6024974148843405),
         "red": (0.1, 0.1),
     }
     stroke = Stroke(
-        353.59819305472564, 3.3823892215580207, 0, 0.24108686919968053, 29.632818259672344
+        359.9087017418388, 2.3484731943662145, 0, 0.09095578363365775, 51.54893404542052
     )
     full = simulate(MATCH, balls, "white", stroke)
     land = next(e for e in full.events if e.kind == "land")

@@ -122,11 +122,12 @@ def test_a_centre_masse_does_not_curve() -> None:
     # BAR with no side offset: A lies on the cue line, so the ball finishes on it (draw or
     # follow changes its speed, not its line) — the control case of the rule.
     for tip_y in (-0.4, 0.0, 0.3):
-        stroke = Stroke(30.0, 1.5, 0.0, tip_y, 60.0)
-        r = simulate(MATCH, {"white": (1.0, 0.71), **PARKED}, "white", stroke)
-        e = _first(r, ("slide_to_roll",), "white")
-        heading = _heading(e.after["white"].vel)
-        assert min(abs(heading - 30.0), abs(abs(heading - 30.0) - 180.0)) < 1e-6
+        # Along the table from near the bottom cushion: the curve ends before any cushion (a
+        # 60° stroke jumps, and lands and slides far).
+        stroke = Stroke(10.0, 1.5, 0.0, tip_y, 60.0)
+        r = simulate(MATCH, {"white": (0.5, 0.5), **PARKED}, "white", stroke)
+        heading = _heading(_rolls_off(r))
+        assert min(abs(heading - 10.0), abs(abs(heading - 10.0) - 180.0)) < 1e-6
 
 
 # -- jumping a ball with a full cue ---------------------------------------------------------
@@ -163,7 +164,7 @@ def _jump(distance: float, stroke: Stroke, spec: PhysicsSpec = S) -> tuple[str, 
 
 @pytest.mark.parametrize(
     ("elevation", "speed", "distance"),
-    [(35.0, 4.0, 0.30), (40.0, 4.0, 0.25), (40.0, 4.0, 0.30), (45.0, 5.0, 0.30)],
+    [(35.0, 4.0, 0.30), (40.0, 4.0, 0.25), (40.0, 4.0, 0.30), (45.0, 3.5, 0.30)],
 )
 def test_a_full_cue_jumps_a_ball_a_foot_away(
     elevation: float, speed: float, distance: float
@@ -173,20 +174,72 @@ def test_a_full_cue_jumps_a_ball_a_foot_away(
     assert landing > distance + 2 * R  # it comes down beyond the ball it jumped
 
 
-@pytest.mark.parametrize(("elevation", "speed"), [(10.0, 5.0), (45.0, 2.0), (45.0, 3.0)])
+@pytest.mark.parametrize(("elevation", "speed"), [(10.0, 5.0), (45.0, 2.0), (55.0, 2.0)])
 def test_a_flat_or_soft_stroke_does_not_jump_it(elevation: float, speed: float) -> None:
-    # The control cases: a normal elevated stroke, or a soft one at 45° (it lands short of the
-    # ball or meets it rising), runs into the ball.
+    # The control cases: a normal elevated stroke, or a soft one at 45–55° (it lands short of
+    # the ball or meets it rising), runs into the ball.
     assert _jump(0.30, Stroke(0.0, speed, 0.0, 0.0, elevation))[0] == "hits"
 
 
-@pytest.mark.parametrize("elevation", [45.0, 50.0])
-def test_a_closer_ball_needs_a_jump_cue(elevation: float) -> None:
-    # A ball 20 cm away, at 45–50°: the full 0.5 kg cue runs into it at every speed up to
-    # the 8 m/s maximum, a jump cue of half its weight (Simpson) clears it at a firm stroke
+# -- steep, close jumps (issue 26) ----------------------------------------------------------
+# Players raise the cue to jump a closer ball (Roque: "increase the elevation as the cue ball
+# gets closer"); jump strokes are played at 45–60° (instruction pages; Alciatore's jump
+# technical proofs work the range), and the closest, steepest ones need a jump cue (Cuesight,
+# Simpson). Before the squeeze was solved with both contacts at once (strike.squeeze) nothing
+# jumped a ball 20–30 cm away above 50° with the full cue, nor a ball 20 cm away at 45°.
+
+
+@pytest.mark.parametrize(
+    ("elevation", "speed", "distance"),
+    [
+        (45.0, 3.0, 0.20),
+        (50.0, 2.5, 0.20),
+        (55.0, 3.5, 0.20),
+        (60.0, 3.5, 0.25),
+        (60.0, 3.0, 0.30),
+        (65.0, 4.0, 0.30),
+        (70.0, 4.0, 0.30),
+    ],
+)
+def test_a_full_cue_jumps_a_close_ball_at_45_to_60_degrees(
+    elevation: float, speed: float, distance: float
+) -> None:
+    outcome, landing = _jump(distance, Stroke(0.0, speed, 0.0, 0.0, elevation))
+    assert outcome == "clears"
+    assert landing > distance + 2 * R
+
+
+def _closest_cleared(elevation: float, spec: PhysicsSpec = S) -> float:
+    """The closest ball (15–35 cm, 2.5 cm steps) a centre stroke at ``elevation`` clears at
+    some cue speed from 2 to 8 m/s; 1 m if none."""
+    for k in range(9):
+        distance = 0.15 + 0.025 * k
+        if any(
+            _jump(distance, Stroke(0.0, 0.5 * v, 0.0, 0.0, elevation), spec)[0] == "clears"
+            for v in range(4, 17)
+        ):
+            return distance
+    return 1.0
+
+
+def test_a_closer_ball_needs_a_steeper_cue() -> None:
+    # Roque: the closer the ball, the more elevation. With the full cue the closest ball
+    # cleared comes in from 30 cm at 30° to 17.5 cm at 45–50° (steeper than that the full
+    # cue's weight takes part of the jump back: the next test).
+    closest = {e: _closest_cleared(e) for e in (30.0, 35.0, 40.0, 45.0, 50.0)}
+    assert closest[30.0] >= 0.275
+    assert closest[30.0] > closest[35.0] > closest[40.0] > closest[45.0]
+    assert closest[45.0] <= 0.20
+    assert closest[50.0] <= 0.20
+
+
+@pytest.mark.parametrize("elevation", [65.0, 70.0])
+def test_the_steepest_closest_jumps_need_a_jump_cue(elevation: float) -> None:
+    # A ball 20 cm away at 65–70°: the full 0.5 kg cue runs into it at every speed up to the
+    # 8 m/s maximum, a jump cue of half its weight (Simpson) clears it at a firm stroke
     # ("for higher elevation shots, a jump cue is almost essential", Cuesight).
     jump_cue = replace(S, cue_mass=S.cue_mass / 2)
-    assert _jump(0.20, Stroke(0.0, 5.0, 0.0, 0.0, elevation), jump_cue)[0] == "clears"
+    assert _jump(0.20, Stroke(0.0, 3.5, 0.0, 0.0, elevation), jump_cue)[0] == "clears"
     for speed in (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0):
         assert _jump(0.20, Stroke(0.0, speed, 0.0, 0.0, elevation))[0] == "hits"
 
@@ -194,7 +247,7 @@ def test_a_closer_ball_needs_a_jump_cue(elevation: float) -> None:
 def test_the_jump_clears_the_ball_by_its_height() -> None:
     # Over the red's centre the white's lowest point is above the red's top (2R up), which is
     # what "jumping a ball" means; checked on the trajectory the clients draw.
-    distance, stroke = 0.30, Stroke(0.0, 5.0, 0.0, 0.0, 45.0)
+    distance, stroke = 0.30, Stroke(0.0, 3.5, 0.0, 0.0, 45.0)
     start: Point = (0.6, 0.71)
     r = simulate(
         MATCH,
