@@ -225,6 +225,10 @@ class Tournament:
     groups: list[list[str]] = field(default_factory=list)  # round robin, by seed order
     winner: str | None = None
     version: int = 0  # bumped by every change (watchers are told; the store keeps it)
+    # What changed since the store last wrote it (the store clears them): only those rows are
+    # written again, so a result costs a few rows, not the whole bracket.
+    changed: set[tuple[int, int]] = field(default_factory=set, compare=False)
+    entrants_changed: bool = field(default=False, compare=False)
 
     # Registration --------------------------------------------------------------------------
     def register(self, player_id: str, name: str, now: int) -> Entrant:
@@ -235,6 +239,7 @@ class Tournament:
             raise TournamentError("tournament_full", "The tournament is full.")
         entrant = Entrant(player_id, name, now)
         self.entrants.append(entrant)
+        self.entrants_changed = True
         self.version += 1
         return entrant
 
@@ -244,6 +249,7 @@ class Tournament:
         if len(kept) == len(self.entrants):
             raise TournamentError("not_registered", "You are not registered in this tournament.")
         self.entrants = kept
+        self.entrants_changed = True
         self.version += 1
 
     def _registration_open(self, now: int) -> None:
@@ -262,6 +268,7 @@ class Tournament:
                 if m.room_id is not None and m.match_id is None:
                     steps.append(CloseTable(m.key, m.room_id))
                 m.state, m.reason = MatchState.DONE, CANCELLED
+                self._changed(m)
         self.phase = Phase.CANCELLED
         self.version += 1
         return steps
@@ -305,20 +312,20 @@ class Tournament:
     def table_opened(self, key: tuple[int, int], room_id: str, now: int) -> None:
         m = self.match(key)
         m.state, m.room_id, m.opened_ms = MatchState.OPEN, room_id, now
-        self.version += 1
+        self._changed(m)
 
     def seated(self, key: tuple[int, int], player_id: str) -> None:
         m = self.match(key)
         if player_id in m.players and player_id not in m.seated:
             m.seated.append(player_id)
-            self.version += 1
+            self._changed(m)
 
     def started(self, key: tuple[int, int], match_id: int) -> None:
         m = self.match(key)
         if m.state is MatchState.OPEN and m.match_id is None:
             m.match_id = match_id
             m.seated = list(m.players)
-            self.version += 1
+            self._changed(m)
 
     def finished(
         self,
@@ -334,7 +341,7 @@ class Tournament:
         self._decide(m, winner, reason)
         m.score_a = scores.get(m.a or "")
         m.score_b = scores.get(m.b or "")
-        self.version += 1
+        self._changed(m)
         self._advance()
 
     # Views ---------------------------------------------------------------------------------
@@ -396,6 +403,7 @@ class Tournament:
         for i, e in enumerate(ordered):
             e.seed = i + 1
         self.entrants = ordered
+        self.entrants_changed = True
         seeded = [e.player_id for e in ordered]
         fmt = self.options.format
         if fmt is Format.KNOCKOUT:
@@ -409,6 +417,7 @@ class Tournament:
                 self.rounds.append(
                     [TMatch(r, i, p.a, p.b, group=gi) for i, (gi, p) in enumerate(pairs)]
                 )
+                self.changed.update(m.key for m in self.rounds[-1])
         else:
             self._swiss_round()
         self.phase = Phase.RUNNING
@@ -423,6 +432,7 @@ class Tournament:
                 out.append(TMatch(r, i, p.a, None, state=MatchState.DONE, winner=p.a, reason=BYE))
             else:
                 out.append(TMatch(r, i, p.a, p.b))
+        self.changed.update(m.key for m in out)
         return out
 
     def _swiss_round(self) -> bool:
@@ -449,7 +459,7 @@ class Tournament:
         present = [p for p in m.players if p in m.seated]
         m.state, m.reason = MatchState.DONE, NO_SHOW
         m.winner = present[0] if len(present) == 1 else None
-        self.version += 1
+        self._changed(m)
         return [CloseTable(m.key, m.room_id)] if m.room_id is not None else []
 
     def _decide(self, m: TMatch, winner: str | None, reason: str) -> None:
@@ -485,6 +495,10 @@ class Tournament:
                 self._finish(best[0].player_id if best else None)
                 return
             self.version += 1
+
+    def _changed(self, m: TMatch) -> None:
+        self.changed.add(m.key)
+        self.version += 1
 
     def _finish(self, winner: str | None) -> None:
         self.phase, self.winner = Phase.FINISHED, winner
