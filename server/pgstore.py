@@ -29,9 +29,9 @@ from psycopg.pq import TransactionStatus
 from server.record import RoomRecord
 from server.sql import Cursor, DatabaseUnavailable, Db
 from server.standings import Standings
+from server.store import Store, StoreError, convert_option_records
 from server.tournament_book import PG_SCHEMA as PG_TOURNAMENT_SCHEMA
 from server.tournament_book import TournamentBook
-from server.store import Store, StoreError, convert_option_records
 
 # Each migration runs once, in order, in its own transaction; the number reached is stored.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
