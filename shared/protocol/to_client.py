@@ -26,6 +26,7 @@ from shared.protocol.fields import (
     check_opt_seat,
     check_str,
 )
+from shared.protocol.tournament import TOURNAMENT_SERVER_MESSAGES
 from shared.protocol.views import (
     CueParams,
     EventView,
@@ -490,6 +491,7 @@ SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
     Profile,
     Rated,
     Audience,
+    *TOURNAMENT_SERVER_MESSAGES,  # shared/protocol/tournament.py
 )
 
 

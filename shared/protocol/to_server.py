@@ -18,6 +18,7 @@ from shared.protocol.fields import (
     check_str,
     check_text,
 )
+from shared.protocol.tournament import TOURNAMENT_CLIENT_MESSAGES
 from shared.protocol.views import BALL_NAMES, CueParams
 
 PROTOCOL_VERSION: Final = 1
@@ -347,4 +348,5 @@ CLIENT_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
     Unqueue,
     GetLeaderboard,
     GetProfile,
+    *TOURNAMENT_CLIENT_MESSAGES,  # shared/protocol/tournament.py
 )
