@@ -30,9 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from server.accounts import name_key
-    from server.store import StoreError
-    from server.store_api import open_store
+    from server.core.accounts import name_key
+    from server.store.api import open_store
+    from server.store.sqlite import StoreError
 
     try:
         store = open_store(args.db)

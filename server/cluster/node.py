@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Final
 import redis.asyncio as aioredis
 import redis.exceptions
 
-from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.fanout import Publisher, Subscriber
@@ -40,10 +39,11 @@ from server.cluster.limits import (
 from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
 from server.cluster.stopping import cancel
-from server.lobby_core import CLOSE_GOING_AWAY  # close codes, in one place
-from server.pgstore import Fenced, PostgresStore
-from server.sql import DatabaseUnavailable
-from server.store import StoreError
+from server.core.lobby import CLOSE_GOING_AWAY  # close codes, in one place
+from server.net.actor import now_ms, restore_room
+from server.store.postgres import Fenced, PostgresStore
+from server.store.sql import DatabaseUnavailable
+from server.store.sqlite import StoreError
 from shared.protocol import ErrorCode, ProtocolError, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -52,8 +52,8 @@ from shared.protocol.views import RoomSummary
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
 
-    from server.actor import RoomActor
-    from server.lobby import Client, GameServer
+    from server.net.actor import RoomActor
+    from server.net.gateway import Client, GameServer
 
 log = logging.getLogger("carom.cluster")
 
@@ -250,7 +250,7 @@ class ClusterNode:
 
     async def _acquire(self, room_id: str) -> bool:
         """The room's lease, and its token as the room's fence in PostgreSQL: from now on a
-        previous holder's late writes are refused (server/pgstore.py ``fence``)."""
+        previous holder's late writes are refused (server/store/postgres.py ``fence``)."""
         token = await self.leases.acquire(room_id)
         if not token:
             return False

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from server.actor import now_ms
-from server.cluster import engines
+from bench import engines
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import connect
 from server.cluster.fanout import channel
 from server.config import ServerConfig
-from server.lobby import GameServer
+from server.net.actor import now_ms
+from server.net.gateway import GameServer
 from server.process import ServerProcess
 from shared import rules
 from shared.protocol import to_client as tc
