@@ -198,6 +198,9 @@ class Room:
         self.room_id = room_id
         self._match_ids = match_ids
         self.creator: str | None = None  # player_id of who created it (room caps per identity)
+        # A tournament's table (server/net/tournaments.py): only these players may sit; empty,
+        # anyone. The event's runner sets it again after a restart.
+        self.reserved: tuple[str, ...] = ()
         self.settings = settings  # what it was opened with, as stored
         self.options = settings.match_options()
         self.private = settings.private
@@ -428,6 +431,16 @@ class Room:
         free = [i for i in range(self.seat_count) if self.seats[i] is None]
         if self.state.phase is not Phase.WAITING or not free:
             fx.to([who.conn], error(ErrorCode.ROOM_FULL, "Both seats are taken.", msg.id))
+            return fx
+        if self.reserved and who.player_id not in self.reserved:
+            fx.to(
+                [who.conn],
+                error(
+                    ErrorCode.ROOM_FULL,
+                    "This table is kept for a tournament match; you can watch it.",
+                    msg.id,
+                ),
+            )
             return fx
         if any(s is not None and s.player_id == who.player_id for s in self.seats):
             fx.to(

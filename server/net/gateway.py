@@ -61,6 +61,7 @@ from server.net.desk import DESK, StandingDesk
 from server.net.hashing import Busy, HashPool
 from server.net.metrics import Metrics
 from server.net.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
+from server.net.tournaments import TournamentDesk, TournamentRequest
 from server.net.web import WebPages
 from server.redact import redacted
 from server.sim.pool import PhysicsPool
@@ -152,6 +153,7 @@ class GameServer:
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
         self.events = EventBus()  # what happened in the rooms, once durable (server/core/events.py)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
+        self.tournaments = TournamentDesk(self)  # events and their runner (docs/tournaments.md)
         self.web = WebPages(config.origins)  # the browser's pages (server/net/web)
         # Wrong room passwords counted over every node of a cluster, by identity and address
         # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
@@ -214,6 +216,7 @@ class GameServer:
                 raise
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
+        self.tournaments.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
         self._db_check = asyncio.create_task(self._check_db())
         self._clock_beat = asyncio.create_task(self._beat_clocks())
@@ -252,6 +255,7 @@ class GameServer:
             if task is not None:
                 task.cancel()
         await self.desk.stop()
+        await self.tournaments.stop()
         actors = list(self.rooms.values())
         for actor in actors:
             actor.post(Stop())
@@ -539,6 +543,7 @@ class GameServer:
             if self.cluster is not None:
                 self.cluster.connection_closed(client)
             self.desk.gone(client)
+            self.tournaments.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
             if client.relay is not None:
@@ -637,6 +642,9 @@ class GameServer:
         elif route is Route.REPLAY:
             assert isinstance(msg, ts.GetReplay)
             await self._replay(client, msg)
+        elif route is Route.TOURNAMENT:
+            assert isinstance(msg, TournamentRequest)
+            await self.tournaments.handle(client, msg)
 
     async def _hello(self, client: Client, msg: ts.Hello) -> None:
         assert self.store is not None
@@ -867,7 +875,9 @@ class GameServer:
             )
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
-            body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
+            body += (
+                self.desk.metrics_text() + self.tournaments.metrics_text()
+            )  # accounts and quick match (docs/accounts.md)
             if self.cluster is not None:
                 body += self.cluster.metrics()
             response = connection.respond(HTTPStatus.OK, body)
