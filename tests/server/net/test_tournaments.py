@@ -74,8 +74,8 @@ async def organizer(srv: GameServer) -> Wire:
 async def create(org: Wire, clock: FakeClock, fmt: str = "knockout", **kw: object) -> str:
     msg = tw.TournamentCreate(
         name="Club night",
-        discipline="three_cushion",
-        distance=3,
+        discipline=kw.pop("discipline", "three_cushion"),  # type: ignore[arg-type]
+        distance=kw.pop("distance", 3),  # type: ignore[arg-type]
         format=fmt,
         capacity=kw.pop("capacity", 8),  # type: ignore[arg-type]
         registration_closes_ms=clock() + 60_000,
