@@ -26,7 +26,7 @@ from typing import Any, Literal, TypeVar, cast
 
 from server.core import events as ev
 from server.core.names import looks_alike
-from server.store.record import RoomRecord, RoomSettings
+from server.core.record import RoomRecord, RoomSettings
 from shared import rules, wireviews
 from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue

@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from server.core.events import EventBus
+from server.core.record import RoomRecord
 from server.core.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
 from server.redact import redacted
 from server.sim.pool import PhysicsPool
 from server.store.api import GameStore
-from server.store.record import RoomRecord
 from shared import rules
 from shared.protocol import ErrorCode, encode, error
 from shared.protocol import to_client as tc

@@ -29,10 +29,10 @@ from server.core.accounts import (
 from server.core.events import DomainEvent, MatchFinished
 from server.core.limits import Attempts, LocalAttempts
 from server.core.matchmaking import Matchmaker, Ticket, TicketQueue
+from server.core.record import RoomSettings
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.net.actor import Enter, now_ms
 from server.net.hashing import Busy
-from server.store.record import RoomSettings
 from server.store.rows import leader_rows, profile_matches, standing_rows
 from server.store.standings import Change
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
@@ -45,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("carom.accounts")
 
-DESK = (ts.Register, ts.Login, ts.Queue, ts.Unqueue, ts.GetLeaderboard, ts.GetProfile)
 DeskMessage = ts.Register | ts.Login | ts.Queue | ts.Unqueue | ts.GetLeaderboard | ts.GetProfile
 
 # A bot account's nominal strength by level (for offering a bot "of about the player's
@@ -368,18 +367,15 @@ class StandingDesk:
         """A room exactly as if ``a`` had created it and both had joined by hand; its id, or
         None when it could not be saved. (``b`` None: on a cluster, the other player is on
         another node, which joins them through a relay: server/cluster/queue.py.)"""
-        server, cluster = self.server, self.server.cluster
+        server = self.server
         chosen = {} if ticket.distance is None else {"distance": ticket.distance}
 
-        async def lease_first(room_id: str) -> None:  # the other node finds it at once
-            assert cluster is not None
-            await cluster.claim_quick(room_id, a.player_id)
+        async def lease_first(room_id: str) -> None:  # on a cluster, the other node finds it
+            await server.locator.claim_quick(room_id, a.player_id)
 
         try:
             actor = await server.open_room(
-                RoomSettings(ticket.discipline, chosen),
-                a.player_id,
-                claim=None if cluster is None else lease_first,
+                RoomSettings(ticket.discipline, chosen), a.player_id, claim=lease_first
             )
         except (sqlite3.Error, OSError):  # OSError: PostgreSQL unreachable (server/store/sql.py)
             log.exception("could not save a quick-match room")

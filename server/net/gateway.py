@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import logging
 import secrets
 import sqlite3
@@ -36,12 +35,34 @@ from server.core.lobby import (
     CLOSE_GOING_AWAY,
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
+    DESK,
+    BadFrame,
     Caller,
+    Closed,
+    Drain,
+    Frame,
+    Greeted,
+    HelloAsked,
+    HelloLate,
     Lobby,
+    Opened,
     Out,
+    PasswordAsked,
+    PasswordChecked,
+    PasswordHeld,
+    PeerTrusted,
     Refused,
+    ReplayAsked,
+    ReplaySent,
+    RoomAsked,
+    RoomClosed,
+    RoomOpened,
     Route,
+    Routed,
+    TcpClosed,
+    TcpOpened,
 )
+from server.core.record import RoomSettings
 from server.core.room import ConnId, Member, Room, settings_from_wire
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.net import replays
@@ -54,11 +75,11 @@ from server.net.actor import (
     Stop,
     idle_expired,
     now_ms,
-    restore_room,
     room_record,
 )
-from server.net.desk import DESK, StandingDesk
+from server.net.desk import StandingDesk
 from server.net.hashing import Busy, HashPool
+from server.net.locator import LocalRooms, Locator
 from server.net.metrics import Metrics
 from server.net.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
 from server.net.tournaments import TournamentDesk, TournamentRequest
@@ -66,7 +87,6 @@ from server.net.web import WebPages
 from server.redact import redacted
 from server.sim.pool import PhysicsPool
 from server.store.api import GameStore, open_store
-from server.store.record import RoomSettings
 from server.store.rows import match_rows
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode, encode, error
 from shared.protocol import to_client as tc
@@ -138,7 +158,6 @@ class GameServer:
         self.clients: dict[ConnId, Client] = {}
         self.rooms: dict[str, RoomActor] = {}
         self.store: GameStore | None = None
-        self.cluster: ClusterNode | None = None  # a node of a cluster (docs/cluster.md)
         self.physics: PhysicsPool | None = None
         self.server: Server | None = None
         self.lobby = Lobby(config)  # every policy decision (server/core/lobby.py)
@@ -158,15 +177,25 @@ class GameServer:
         # Wrong room passwords counted over every node of a cluster, by identity and address
         # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
         self.password_failures: dict[str, Attempts] = {}
+        # Where rooms live: here alone, or on a cluster's nodes (docs/cluster.md). The gateway
+        # asks it and never branches on the mode; ``cluster`` is the node itself, for the
+        # operator's metrics and the tests.
+        self.cluster: ClusterNode | None = None
+        self.locator: Locator = LocalRooms(self)
+        if config.cluster is not None:
+            from server.cluster.node import ClusterNode  # needs redis: only in cluster mode
+
+            self.cluster = ClusterNode(self, config.cluster)
+            self.locator = self.cluster
 
     # Life cycle -----------------------------------------------------------------------------
     @property
     def draining(self) -> bool:
         return self.lobby.draining
 
-    @property
-    def trusted_peers(self) -> set[str]:
-        return self.lobby.trusted_peers
+    def trust_peer(self, addr: str) -> None:
+        """``addr`` is another node of this cluster, relaying its clients."""
+        self.lobby.step(PeerTrusted(addr), time.monotonic())
 
     @property
     def port(self) -> int:
@@ -180,16 +209,9 @@ class GameServer:
         self.physics = PhysicsPool(cfg.workers)
         await self.physics.warm_up()
         self.metrics.gc.install()
-        now = now_ms()
-        # A cluster node restores only the open rooms nobody holds (ClusterNode.start).
-        for record in self.store.open_rooms() if cfg.cluster is None else []:
-            try:
-                room = restore_room(record, now)
-            except Exception:
-                log.exception("room %s could not be restored; closing it", record.room_id)
-                self.store.close_room(record.room_id, now)
-                continue
-            self.run_room(room)  # players rejoin within the grace time, or forfeit
+        # Alone: every open room runs here again. A cluster node takes only the rooms nobody
+        # holds, once it has joined (start, below).
+        await self.locator.restore(now_ms())
         self.server = await serve(
             self._serve,
             cfg.host,
@@ -204,16 +226,12 @@ class GameServer:
             open_timeout=10,  # a handshake that does not complete in 10 s is dropped
             create_connection=self._connection_class(),
         )
-        if cfg.cluster is not None:  # once the port is known (the node's default URL)
-            from server.cluster.node import ClusterNode  # needs redis: only in cluster mode
-
-            self.cluster = ClusterNode(self, cfg.cluster)
-            try:
-                await self.cluster.start()
-            except BaseException:
-                self.server.close()
-                await self.server.wait_closed()
-                raise
+        try:
+            await self.locator.start()  # once the port is known (a node's default URL)
+        except BaseException:
+            self.server.close()
+            await self.server.wait_closed()
+            raise
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
         self.tournaments.start()
@@ -237,7 +255,7 @@ class GameServer:
         early), persist every room, tell clients, close with 1001. The listener stays open
         until the end, so /health answers throughout."""
         wait = self.config.drain_s if drain_s is None else drain_s
-        self.lobby.draining = True
+        self.lobby.step(Drain(), time.monotonic())
         log.info("draining: /health answers 503 from now on (%.1f s before closing)", wait)
         if wait > 0:
             if cut_short is None:
@@ -262,8 +280,7 @@ class GameServer:
         await asyncio.gather(
             *(a.task for a in actors if a.task is not None), return_exceptions=True
         )
-        if self.cluster is not None:  # every room saved: other nodes may take them now
-            await self.cluster.stop()
+        await self.locator.stop()  # every room saved: other nodes may take them now
         closing = encode(
             tc.Closing(
                 reason="The server is restarting; your room is saved. "
@@ -299,7 +316,7 @@ class GameServer:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 addr = str(peer[0]) if peer else "?"
-                if not game.lobby.tcp_opened(addr):
+                if not game.lobby.step(TcpOpened(addr), time.monotonic()):
                     game.metrics.refused_per_address += 1
                     if isinstance(transport, asyncio.Transport):
                         transport.abort()  # no handshake, no close frame: just gone
@@ -310,7 +327,7 @@ class GameServer:
 
             def connection_lost(self, exc: Exception | None) -> None:
                 if self.carom_addr is not None:
-                    game.lobby.tcp_closed(self.carom_addr)
+                    game.lobby.step(TcpClosed(self.carom_addr), time.monotonic())
                     self.carom_addr = None
                 super().connection_lost(exc)
                 # Python 3.11's socket transport keeps a bound method of itself after the
@@ -331,8 +348,8 @@ class GameServer:
             return f"database problem: {self.store.problem}"
         if self.store is not None and self.store.failure is not None:
             return f"storage failing: {self.store.failure}"
-        if self.cluster is not None and self.cluster.problem is not None:
-            return f"cluster: {self.cluster.problem}"
+        if self.locator.problem is not None:
+            return f"cluster: {self.locator.problem}"
         return None
 
     async def _check_db(self) -> None:
@@ -400,15 +417,14 @@ class GameServer:
             self.events,
         )
         self.rooms[room.room_id] = actor
-        self.lobby.room_opened(room.room_id, room.creator, conn)
+        self.lobby.step(RoomOpened(room.room_id, room.creator, conn), time.monotonic())
         actor.start()
         return actor
 
     def room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
-        if self.cluster is not None:
-            self.cluster.closed(actor.room.room_id)
-        self.lobby.room_closed(actor.room.room_id)
+        self.locator.closed(actor.room.room_id)
+        self.lobby.step(RoomClosed(actor.room.room_id), time.monotonic())
         for client in self.clients.values():
             if client.room is actor:
                 client.room = None
@@ -420,8 +436,7 @@ class GameServer:
 
     # Output ----------------------------------------------------------------------------------
     def _deliver(self, conns: tuple[ConnId, ...], data: bytes, droppable: bool = False) -> None:
-        if self.cluster is not None and self.cluster.publisher.hub_conns:
-            conns = self.cluster.fan_out(conns, data)  # other nodes' hubs: one Redis publish
+        conns = self.locator.fan_out(conns, data)  # other nodes' spectators: one publish
         for conn in conns:
             client = self.clients.get(conn)
             if client is not None:
@@ -509,25 +524,24 @@ class GameServer:
     async def _serve(self, ws: ServerConnection) -> None:
         cfg = self.config
         peer = ws.remote_address
-        caller = self.lobby.open(str(peer[0]) if peer else "?", time.monotonic())
+        caller = self.lobby.step(Opened(str(peer[0]) if peer else "?"), time.monotonic())
         if isinstance(caller, Refused):
             self.metrics.closes[caller.code] += 1
             await ws.close(caller.code, caller.reason)
             return
         client = Client(ws, asyncio.Queue(cfg.outbound_queue), caller)
-        if self.cluster is not None:
-            self.cluster.relayed(ws, client)  # a relay from another node: the client's address
-            if not await self.cluster.connection_opened(client):  # the cap over every node
-                self.lobby.closed(client.conn)
-                self.metrics.refused_per_address += 1
-                await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
-                return
+        if not await self.locator.connection_opened(ws, client):  # a cap over every node
+            self.lobby.step(Closed(client.conn), time.monotonic())
+            self.metrics.refused_per_address += 1
+            await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
+            return
         self.clients[client.conn] = client
         self.metrics.connections_total += 1
         writer = asyncio.create_task(self._writer(client))
         # No hello in time: an idle connection must not hold a slot for ever.
         deadline = asyncio.get_running_loop().call_later(
-            cfg.hello_timeout_s, lambda: self._apply(self.lobby.hello_late(client.conn))
+            cfg.hello_timeout_s,
+            lambda: self._apply(self.lobby.step(HelloLate(client.conn), time.monotonic())),
         )
         try:
             async for data in ws:
@@ -539,17 +553,14 @@ class GameServer:
         finally:
             deadline.cancel()
             self.clients.pop(client.conn, None)
-            self.lobby.closed(client.conn)
-            if self.cluster is not None:
-                self.cluster.connection_closed(client)
+            self.lobby.step(Closed(client.conn), time.monotonic())
+            self.locator.connection_closed(client)
             self.desk.gone(client)
             self.tournaments.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
             if client.relay is not None:
                 await client.relay.close()
-            if client.hub is not None and self.cluster is not None:
-                self.cluster.hub_left(client)
             client.closing = True
             with contextlib.suppress(asyncio.QueueFull):
                 client.queue.put_nowait(None)
@@ -560,7 +571,7 @@ class GameServer:
 
     async def _frame(self, client: Client, data: str | bytes) -> None:
         self.metrics.messages_in += 1
-        refused = self.lobby.frame(client.conn, time.monotonic())
+        refused = self.lobby.step(Frame(client.conn), time.monotonic())
         if refused is not None:
             self._apply(refused)
             return
@@ -568,7 +579,7 @@ class GameServer:
             msg = decode(data, max_size=self.config.max_frame)
         except ProtocolError as exc:
             bad = tc.Error(code=exc.code.value, message=exc.message[:900], re=_request_id(data))
-            self._apply(self.lobby.bad_frame(client.conn, bad))
+            self._apply(self.lobby.step(BadFrame(client.conn, bad), time.monotonic()))
             return
         try:
             await self._message(client, msg)
@@ -595,7 +606,7 @@ class GameServer:
 
     async def _message(self, client: Client, msg: ClientMessage) -> None:
         re = msg.id
-        route = self.lobby.route(client.conn, msg)
+        route = self.lobby.step(Routed(client.conn, msg), time.monotonic())
         if isinstance(route, Out):
             self._apply(route)
         elif route is Route.PING:
@@ -618,10 +629,7 @@ class GameServer:
             else:
                 client.room.post(Inbound(client.member(), msg))
         elif route is Route.LIST_ROOMS:
-            if self.cluster is not None:
-                rooms = await self.cluster.rooms(500)  # every node's (from Redis)
-            else:
-                rooms = [a.room.summary() for a in itertools.islice(self.rooms.values(), 500)]
+            rooms = await self.locator.rooms(500)  # on a cluster, every node's
             self.reply(client, tc.Rooms(rooms=tuple(rooms), re=re))
         elif route is Route.CREATE:
             assert isinstance(msg, ts.CreateRoom)
@@ -648,7 +656,7 @@ class GameServer:
 
     async def _hello(self, client: Client, msg: ts.Hello) -> None:
         assert self.store is not None
-        refusal = self.lobby.hello_refusal(client.conn, msg)
+        refusal = self.lobby.step(HelloAsked(client.conn, msg), time.monotonic())
         if refusal is not None:
             self.reply(client, refusal)
             return
@@ -670,7 +678,10 @@ class GameServer:
         else:
             player_id, token = "p" + secrets.token_hex(8), new_token()
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
-        self.lobby.greeted(client.conn, player_id, await self.desk.shown_name(player_id, msg.name))
+        self.lobby.step(
+            Greeted(client.conn, player_id, await self.desk.shown_name(player_id, msg.name)),
+            time.monotonic(),
+        )
         client.token, client.hello_name = token, msg.name
         self.reply(
             client,
@@ -689,7 +700,7 @@ class GameServer:
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
             )
             return
-        refusal = self.lobby.room_refusal(client.conn)
+        refusal = self.lobby.step(RoomAsked(client.conn), time.monotonic())
         if refusal is not None:
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
@@ -710,7 +721,7 @@ class GameServer:
             return
         # Another connection of the same identity or address may have created rooms while the
         # password was being hashed: the caps again.
-        refusal = self.lobby.room_refusal(client.conn)
+        refusal = self.lobby.step(RoomAsked(client.conn), time.monotonic())
         if refusal is not None:
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
@@ -719,14 +730,13 @@ class GameServer:
         except ValueError as exc:
             self.reply(client, error(ErrorCode.BAD_OPTIONS, str(exc), msg.id))
             return
-        cluster = self.cluster
         opened = await self.open_room(
             settings,
             client.player_id,
             conn=client.conn,
             password_hash=hashed,
             # On a cluster: the room caps over every node, then the lease.
-            claim=None if cluster is None else lambda room_id: cluster.claim(room_id, client),
+            claim=lambda room_id: self.locator.claim(room_id, client),
         )
         if isinstance(opened, str):
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, opened, msg.id))
@@ -760,7 +770,7 @@ class GameServer:
     async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
-            if self.cluster is not None and await self.cluster.forward(client, msg):
+            if await self.locator.forward(client, msg):
                 return  # another node runs it: relayed there (or refused, answered)
             self.reply(client, error(ErrorCode.NO_SUCH_ROOM, "No such room.", msg.id))
             return
@@ -798,7 +808,7 @@ class GameServer:
     ) -> bool:
         """Check a private room's password: the core's backoff against guessing
         (server/core/guard.py), the hashing in its bounded pool. Answers a refusal itself."""
-        wait = self.lobby.password_wait(client.conn, room_id, msg.id, time.monotonic())
+        wait = self.lobby.step(PasswordAsked(client.conn, room_id, msg.id), time.monotonic())
         if wait is not None:
             self._apply(wait)
             return False
@@ -810,7 +820,11 @@ class GameServer:
             if client.conn not in self.lobby.callers:  # gone while Redis answered
                 return False
             if wait_ms > 0:
-                self._apply(self.lobby.password_held(client.conn, wait_ms / 1000, msg.id))
+                self._apply(
+                    self.lobby.step(
+                        PasswordHeld(client.conn, wait_ms / 1000, msg.id), time.monotonic()
+                    )
+                )
                 return False
         try:
             ok = msg.password is not None and await self.hashing.run(
@@ -821,7 +835,9 @@ class GameServer:
             return False
         if client.conn not in self.lobby.callers:  # gone while the password was checked
             return False
-        self._apply(self.lobby.password_checked(client.conn, room_id, ok, msg, time.monotonic()))
+        self._apply(
+            self.lobby.step(PasswordChecked(client.conn, room_id, ok, msg), time.monotonic())
+        )
         if not ok and msg.password is not None:
             for kind, attempts in self.password_failures.items():
                 await attempts.count(tallies[kind], now_ms())
@@ -829,7 +845,7 @@ class GameServer:
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
-        busy = self.lobby.replay_start(client.conn, msg.id)
+        busy = self.lobby.step(ReplayAsked(client.conn, msg.id), time.monotonic())
         if busy is not None:
             self._apply(busy)
             return
@@ -857,7 +873,7 @@ class GameServer:
             sent = len(data)
             self.send_frame(client, replays.with_re(data, msg.id))
         finally:
-            self.lobby.replay_sent(client.conn, sent)
+            self.lobby.step(ReplaySent(client.conn, sent), time.monotonic())
 
     # HTTP ------------------------------------------------------------------------------------
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -875,11 +891,9 @@ class GameServer:
             )
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
-            body += (
-                self.desk.metrics_text() + self.tournaments.metrics_text()
-            )  # accounts and quick match (docs/accounts.md)
-            if self.cluster is not None:
-                body += self.cluster.metrics()
+            body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
+            body += self.tournaments.metrics_text()  # docs/tournaments.md
+            body += self.locator.metrics()
             response = connection.respond(HTTPStatus.OK, body)
             response.headers = Headers(
                 [(k, v) for k, v in response.headers.raw_items() if k.lower() != "content-type"]

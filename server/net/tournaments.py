@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from server.core.events import DomainEvent, MatchFinished, MatchStarted
+from server.core.record import RoomSettings
 from server.core.room import ConnId
 from server.core.tournament import (
     DEFAULT_RATING,
@@ -45,7 +46,6 @@ from server.core.tournament import (
 )
 from server.credentials import new_token, token_hash
 from server.net.actor import Close, Enter, Inbound, now_ms
-from server.store.record import RoomSettings
 from server.store.tournaments import LOCAL_RUNNER
 from shared.protocol import ErrorCode, error
 from shared.protocol import to_server as ts
@@ -208,22 +208,21 @@ class TournamentDesk:
         self._tell_watchers(t)
 
     async def _open_table(self, t: Tournament, step: OpenTable, now: int) -> None:
-        server, cluster = self.server, self.server.cluster
+        server = self.server
         o = t.options
         chosen: dict[str, int] = {"distance": o.distance}
         if o.innings_limit is not None:
             chosen["innings_limit"] = o.innings_limit
 
-        async def lease_first(room_id: str) -> None:  # a cluster's lease before the first write
-            assert cluster is not None
-            await cluster.claim_quick(room_id, None)
+        async def lease_first(room_id: str) -> None:  # on a cluster, its lease before the row
+            await server.locator.claim_quick(room_id, None)
 
         if server.draining:
             return
         actor = await server.open_room(
             RoomSettings(o.discipline, chosen),
             None,  # no creator: an event's tables count against nobody's room cap
-            claim=None if cluster is None else lease_first,
+            claim=lease_first,
         )
         assert not isinstance(actor, str)  # this claim refuses nothing
         actor.room.reserved = step.players

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, ParamSpec, Protocol, TypeVar
 
-from server.store.record import RoomRecord
+from server.core.record import RoomRecord
 from server.store.sql import Db
 from server.store.sqlite import Store, StoreError
 from server.store.standings import Standings

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 import psycopg
 from psycopg.pq import TransactionStatus
 
-from server.store.record import RoomRecord
+from server.core.record import RoomRecord
 from server.store.sql import Cursor, DatabaseUnavailable, Db
 from server.store.sqlite import Store, StoreError, convert_option_records
 from server.store.standings import Standings
@@ -155,7 +155,7 @@ CREATE TABLE rating_changes (
         # lease ran out while it stalled holds a lower token, and its late writes are refused.
         "ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0",
     ),
-    # Rooms' and matches' options as versioned records (server/store/record.py): the rows are
+    # Rooms' and matches' options as versioned records (server/core/record.py): the rows are
     # rewritten by convert_option_records when this number is reached. And the rooms' marks
     # of being served (Store.touch_rooms), in rows of their own.
     (3, "CREATE TABLE room_beats (room_id TEXT PRIMARY KEY, alive_ms BIGINT NOT NULL)"),

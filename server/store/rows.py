@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from server.store.record import RoomSettings
+from server.core.record import RoomSettings
 from shared.protocol import views as pv
 
 

@@ -23,8 +23,8 @@ from typing import Any, ParamSpec, TypeVar
 
 import msgpack
 
-from server.store.record import ROOM_RECORD_VERSION, RoomSettings
-from server.store.record import RoomRecord as RoomRecord  # re-exported: its old home
+from server.core.record import ROOM_RECORD_VERSION, RoomSettings
+from server.core.record import RoomRecord as RoomRecord  # re-exported: its old home
 from server.store.sql import Db
 from server.store.standings import Standings
 from server.store.tournaments import SCHEMA as TOURNAMENT_SCHEMA
@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS players (
 );
 CREATE TABLE IF NOT EXISTS rooms (
     room_id TEXT PRIMARY KEY,
-    options TEXT NOT NULL,          -- JSON: RoomSettings.to_record() (server/store/record.py)
+    options TEXT NOT NULL,          -- JSON: RoomSettings.to_record() (server/core/record.py)
     private INTEGER NOT NULL,
     password_hash TEXT,             -- scrypt, see server/credentials.py
     created_ms INTEGER NOT NULL,
@@ -103,7 +103,7 @@ VISIBLE = """(m.private = 0
 MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
 # PRAGMA user_version; 1 was the first release (no version recorded: 0); 3 writes the room
 # state as msgpack (a server of version 2 would fail to read it, so it refuses the file); 4
-# keeps rooms' and matches' options as versioned records of their own (server/store/record.py);
+# keeps rooms' and matches' options as versioned records of their own (server/core/record.py);
 # 5 adds the tournaments' tables (server/store/tournaments.py)
 SCHEMA_VERSION = 5
 # Columns added since version 1, for files written by an older server.

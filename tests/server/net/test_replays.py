@@ -67,10 +67,16 @@ def _long_match(db: Path) -> int:
 
 
 @pytest.fixture
-async def replay_server(tmp_path: Path) -> AsyncIterator[tuple[GameServer, int]]:
+async def replay_server(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[tuple[GameServer, int]]:
+    """A server with one long finished match; ``request.param``: more config fields."""
     db = tmp_path / "carom.db"
     match_id = _long_match(db)
-    srv = GameServer(ServerConfig(port=0, db_path=str(db), workers=0, outbound_bytes=1 << 20))
+    more = getattr(request, "param", {})
+    srv = GameServer(
+        ServerConfig(port=0, db_path=str(db), workers=0, outbound_bytes=1 << 20, **more)
+    )
     await srv.start()
     try:
         yield srv, match_id
@@ -78,6 +84,9 @@ async def replay_server(tmp_path: Path) -> AsyncIterator[tuple[GameServer, int]]
         await srv.stop()
 
 
+# A budget that covers every page at once: that replays cost budget by their size is the lobby
+# core's test (tests/server/core/test_lobby.py); this one is about the pages adding up.
+@pytest.mark.parametrize("replay_server", [{"rate": 500.0, "burst": 1000.0}], indirect=True)
 async def test_a_replay_is_encoded_once_and_pages_add_up(
     replay_server: tuple[GameServer, int],
 ) -> None:
@@ -102,7 +111,6 @@ async def test_a_replay_is_encoded_once_and_pages_add_up(
         if page.next_after is None:
             break
         after = page.next_after
-        await asyncio.sleep(0.6)  # each page costs rate budget by its size
     assert [s.n for s in pages] == list(range(1, STROKES + 1))
     assert tuple(pages) == full[0].strokes
     await w.close()
@@ -198,7 +206,11 @@ async def test_chat_is_dropped_before_game_messages_for_a_client_falling_behind(
         # Megabytes it will not read: its socket and transport fill up, then its queue (the
         # first replay is built once, the others come from the cache).
         await slow.send(encode(ts.GetReplay(match_id=match_id, id=3)))
-        await asyncio.sleep(0.5)
+        for _ in range(500):  # built once: the next ones come from the cache
+            if srv.metrics.replay_builds:
+                break
+            await asyncio.sleep(0.01)
+        assert srv.metrics.replay_builds == 1
         for i in range(21):
             await slow.send(encode(ts.GetReplay(match_id=match_id, id=4 + i)))
         for _ in range(200):  # until the server has a backlog for it

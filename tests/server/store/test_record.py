@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from server.core.record import ROOM_RECORD_VERSION, RecordError, RoomSettings
 from server.process import ServerProcess
-from server.store.record import ROOM_RECORD_VERSION, RecordError, RoomSettings
 from server.store.sqlite import SCHEMA_VERSION
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
