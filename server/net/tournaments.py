@@ -98,6 +98,9 @@ class TournamentDesk:
 
     # Life cycle -----------------------------------------------------------------------------
     def start(self) -> None:
+        cluster = self.server.config.cluster
+        if cluster is not None and self.runner == LOCAL_RUNNER:
+            self.runner = cluster.node  # each node runs the events it holds the lease of
         self._task = asyncio.create_task(self._loop(), name="tournaments")
 
     async def stop(self) -> None:

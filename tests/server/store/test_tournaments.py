@@ -161,3 +161,32 @@ def test_carom_admin_grants_and_revokes_by_name(tmp_path: Path) -> None:
     assert unknown.returncode == 1 and "no account named 'nobody'" in unknown.stderr
     with Store(path) as store:
         assert not store.tournaments.is_organizer("pann")
+
+
+def test_two_postgres_nodes_share_places_and_leases(pg_url: str) -> None:
+    """Two nodes on one PostgreSQL (migration 4): the last place goes to one of them, the
+    other sees the event full; one runner holds an event until its lease ends."""
+    from server.store.postgres import PostgresStore
+
+    a, b = PostgresStore(pg_url), PostgresStore(pg_url)
+    try:
+        t = a.tournaments.create("org", opts(capacity=2), T0)
+        a.tournaments.register(t.tournament_id, "p1", "One", T0 + 1)
+        b.tournaments.register(t.tournament_id, "p2", "Two", T0 + 2)
+        with pytest.raises(TournamentError) as full:
+            a.tournaments.register(t.tournament_id, "p3", "Three", T0 + 3)
+        assert full.value.code == "tournament_full"
+        assert b.tournaments.claim(t.tournament_id, "node-b", T0, 10_000)
+        assert not a.tournaments.claim(t.tournament_id, "node-a", T0 + 1, 10_000)
+        assert a.tournaments.claim(t.tournament_id, "node-a", T0 + 10_001, 10_000)
+        loaded = b.tournaments.load(t.tournament_id)
+        assert loaded is not None and [e.name for e in loaded.entrants] == ["One", "Two"]
+        steps = loaded.due(T0 + 2000, {"p1": 1600.0, "p2": 1700.0})
+        assert [s.players for s in steps if isinstance(s, OpenTable)] == [("p2", "p1")]
+        b.tournaments.save(loaded, T0 + 2000)
+        again = a.tournaments.load(t.tournament_id)
+        assert again is not None and again.rounds == loaded.rounds
+        assert [e.seed for e in again.entrants] == [1, 2]
+    finally:
+        a.close()
+        b.close()
