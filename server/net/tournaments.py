@@ -100,7 +100,11 @@ class TournamentDesk:
     def start(self) -> None:
         cluster = self.server.config.cluster
         if cluster is not None and self.runner == LOCAL_RUNNER:
-            self.runner = cluster.node  # each node runs the events it holds the lease of
+            # Each node runs the events it holds the lease of, renewed as often as its rooms'
+            # and three times as long: a killed node's events move about as fast as its rooms.
+            self.runner = cluster.node
+            self.claim_every_ms = cluster.lease_ms // 3
+            self.lease_ms = cluster.lease_ms * 3
         self._task = asyncio.create_task(self._loop(), name="tournaments")
 
     async def stop(self) -> None:
