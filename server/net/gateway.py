@@ -900,6 +900,11 @@ class GameServer:
                 + [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]
             )
             return response
+        if (
+            path.startswith("/tournament/")
+            and "upgrade" not in str(request.headers.get("Connection", "")).lower()
+        ):
+            return self.tournaments.page(request, path[len("/tournament/") :])
         page = self.web.respond(request)  # pages, static files, the websocket's Origin check
         if page is not None:
             return page

@@ -46,12 +46,16 @@ from server.core.tournament import (
 )
 from server.credentials import new_token, token_hash
 from server.net.actor import Close, Enter, Inbound, now_ms
+from server.net.web import tournament_page
+from server.net.web.pages import ROOM_ID
 from server.store.tournaments import LOCAL_RUNNER
 from shared.protocol import ErrorCode, error
 from shared.protocol import to_server as ts
 from shared.protocol import tournament as tw
 
 if TYPE_CHECKING:
+    from websockets.http11 import Request, Response
+
     from server.net.gateway import Client, GameServer
 
 log = logging.getLogger("carom.tournaments")
@@ -580,6 +584,19 @@ class TournamentDesk:
             winner=t.winner,
             re=re,
         )
+
+    def page(self, request: Request, tournament_id: str) -> Response:
+        """``/tournament/<id>``: the bracket or table as a page (server/net/web)."""
+        web = self.server.web
+        if not ROOM_ID.match(tournament_id):
+            return web.not_found()
+        try:
+            t = self._current(tournament_id)
+        except TournamentError:
+            return web.not_found()
+        body = tournament_page.render(self._info(t, None), web.by_name.get("style.css", ""))
+        over = t.phase in (Phase.FINISHED, Phase.CANCELLED)
+        return web.document(request, body, None if over else tournament_page.REFRESH_S)
 
     def metrics_text(self) -> str:
         return (

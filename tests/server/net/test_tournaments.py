@@ -73,7 +73,7 @@ async def organizer(srv: GameServer) -> Wire:
 
 async def create(org: Wire, clock: FakeClock, fmt: str = "knockout", **kw: object) -> str:
     msg = tw.TournamentCreate(
-        name="Club night",
+        name=kw.pop("name", "Club night"),  # type: ignore[arg-type]
         discipline=kw.pop("discipline", "three_cushion"),  # type: ignore[arg-type]
         distance=kw.pop("distance", 3),  # type: ignore[arg-type]
         format=fmt,
@@ -394,3 +394,53 @@ async def test_get_tournament_describes_the_draw(tmp_path: Path, fmt: str) -> No
         await until(lambda: tid not in srv.tournaments.held)
         assert (await info(a, tid)).state == "cancelled"  # nobody left to play
         await close_all([org, a])
+
+
+def _get(port: int, path: str) -> tuple[int, dict[str, str], str]:
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=5) as r:
+            return r.status, dict(r.headers), r.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, dict(exc.headers), exc.read().decode()
+
+
+async def test_the_bracket_page_shows_the_tables_and_reloads_while_running(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    async with running(tmp_path, clock) as srv:
+        url = url_of(srv)
+        org = await organizer(srv)
+        tid = await create(org, clock, name="Cup <b>&")
+        wires = []
+        for name in ["Anna", "Bobby"]:
+            w = await member(url, name)
+            await w.request(tw.TournamentRegister(tournament_id=tid), tw.TournamentRegistered)
+            clock.advance(0.01)
+            wires.append(w)
+        clock.advance(60)
+        joined = await wires[0].expect(tc.Joined)
+        loop = asyncio.get_running_loop()
+        status, headers, body = await loop.run_in_executor(
+            None, _get, srv.port, f"/tournament/{tid}"
+        )
+        assert status == 200 and headers["Content-Type"] == "text/html; charset=utf-8"
+        assert headers["Refresh"] == "5"
+        assert "script-src 'self'" in headers["Content-Security-Policy"]
+        assert "<h1>Cup &lt;b&gt;&amp;</h1>" in body  # escaped
+        assert f'Anna v Bobby: <a href="/room/{joined.room_id}">' in body
+        await wires[1].expect(tc.Joined)
+        await wires[1].send(ts.Concede())
+        await until(lambda: tid not in srv.tournaments.held)
+        status, headers, body = await loop.run_in_executor(
+            None, _get, srv.port, f"/tournament/{tid}"
+        )
+        assert status == 200 and "Refresh" not in headers  # over: nothing more to show
+        assert '<p class="winner">Winner: Anna</p>' in body
+        assert "Anna v Bobby 0–0: Anna wins (conceded)" in body
+        missing = await loop.run_in_executor(None, _get, srv.port, "/tournament/tnothing")
+        assert missing[0] == 404
+        await close_all([org, *wires])
