@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 FORMATS = ("knockout", "round_robin", "swiss")
@@ -138,12 +139,14 @@ def list_text(found: Any, now_ms: int) -> str:
     return "\n".join(lines)
 
 
-def show_text(t: Any) -> str:
-    """The event as plain text: its players by seed, each round's matches, the tables."""
+def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) -> str:
+    """The event as plain text: its players by seed, each round's matches, the tables. The
+    desktop passes its discipline titles and no ids (words for people on screen)."""
     names = {p.player_id: p.name for p in t.players}
     o = t.options
+    tid = f" ({t.tournament_id})" if ids else ""
     out = [
-        f"{o.name} ({t.tournament_id}): {o.format.replace('_', ' ')}, {o.discipline} to "
+        f"{o.name}{tid}: {o.format.replace('_', ' ')}, {discipline(o.discipline)} to "
         f"{o.distance}, organized by {t.organizer}: {t.state}"
     ]
     out.append(
@@ -167,7 +170,8 @@ def show_text(t: Any) -> str:
                 result = f"{names.get(m.winner, 'nobody')} wins" if m.winner else "no winner"
                 out.append(f"  {who[0]} v {who[1]}{score}: {result} ({m.reason})")
             elif m.room_id:
-                out.append(f"  {who[0]} v {who[1]}: at table {m.room_id}")
+                where = f"at table {m.room_id}" if ids else "at their table"
+                out.append(f"  {who[0]} v {who[1]}: {where}")
             else:
                 out.append(f"  {who[0]} v {who[1]}: waiting")
     for table in t.standings:
