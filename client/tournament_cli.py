@@ -79,7 +79,7 @@ async def _run(args: argparse.Namespace) -> str:
     await session.connect()
     try:
         if getattr(args, "account", None):
-            password = os.environ.get("CAROM_PASSWORD", "")
+            password = os.getenv("CAROM_PASSWORD", "")
             if not password:
                 raise LoginNeeded("--account needs the password in the CAROM_PASSWORD variable")
             await session.login(args.account, password)
@@ -143,6 +143,10 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
     """The event as plain text: its players by seed, each round's matches, the tables. The
     desktop passes its discipline titles and no ids (words for people on screen)."""
     names = {p.player_id: p.name for p in t.players}
+
+    def name(player_id: str) -> str:
+        return names.get(player_id, player_id)
+
     o = t.options
     tid = f" ({t.tournament_id})" if ids else ""
     out = [
@@ -157,7 +161,7 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
     for r in t.rounds:
         out.append(f"round {r.round}:")
         for m in r.matches:
-            who = [names.get(p, p) for p in m.players]
+            who = [name(p) for p in m.players]
             if not who:
                 continue
             if len(who) == 1:
@@ -167,7 +171,7 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
             if m.score:
                 score = " " + "-".join(str(s.points) if s else "0" for s in m.score)
             if m.state == "done":
-                result = f"{names.get(m.winner, 'nobody')} wins" if m.winner else "no winner"
+                result = f"{name(m.winner)} wins" if m.winner else "no winner"
                 out.append(f"  {who[0]} v {who[1]}{score}: {result} ({m.reason})")
             elif m.room_id:
                 where = f"at table {m.room_id}" if ids else "at their table"
@@ -182,5 +186,5 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
                 f"high run {ln.high_run}"
             )
     if t.winner:
-        out.append(f"winner: {names.get(t.winner, t.winner)}")
+        out.append(f"winner: {name(t.winner)}")
     return "\n".join(out)

@@ -29,6 +29,9 @@ TOURNAMENT_ERRORS = frozenset(
 )
 
 
+STATE_WORDS = {"registration": "open", "running": "playing", "finished": "over"}
+
+
 @dataclass
 class TournamentsState:
     events: list[tw.TournamentSummary] = field(default_factory=list)
@@ -69,5 +72,5 @@ class TournamentsState:
 
 def summary_line(s: tw.TournamentSummary) -> str:
     o = s.options
-    state = {"registration": "open", "running": "playing", "finished": "over"}.get(s.state, s.state)
+    state = STATE_WORDS.get(s.state, s.state)
     return f"{o.name}: {o.format.replace('_', ' ')}, {s.players}/{o.capacity} ({state})"
