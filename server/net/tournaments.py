@@ -178,6 +178,7 @@ class TournamentDesk:
         self.saved.pop(tid, None)
         for room_id in [r for r, (t, _) in self.tables.items() if t == tid]:
             del self.tables[room_id]
+        self.told = {k for k in self.told if k[0] != tid}
 
     async def _step(self, t: Tournament, now: int) -> None:
         store = self.server.store

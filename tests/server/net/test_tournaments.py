@@ -253,6 +253,9 @@ async def test_a_player_who_never_comes_loses_by_no_show(tmp_path: Path) -> None
         cy = await member(url, "Cyd")
         taken = await cy.refused(ts.Join(room_id=joined.room_id))
         assert taken.code == "room_full" and "tournament" in taken.message
+        watching = await cy.request(ts.Spectate(room_id=joined.room_id), tc.Snapshot)
+        assert watching.seat is None  # but anyone can watch the table
+        await cy.request(ts.Leave(), tc.Left)
         clock.advance(1)
         await ann.expect(tc.Left)  # taken out of the table that will not be played
         t = await info(org, tid)
