@@ -447,3 +447,34 @@ async def test_the_bracket_page_shows_the_tables_and_reloads_while_running(
         missing = await loop.run_in_executor(None, _get, srv.port, "/tournament/tnothing")
         assert missing[0] == 404
         await close_all([org, *wires])
+
+
+async def test_both_absent_both_lose_and_the_next_round_is_a_bye(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with running(tmp_path, clock) as srv:
+        url = url_of(srv)
+        org = await organizer(srv)
+        tid = await create(org, clock, no_show_s=60)
+        wires = {}
+        for name in ["Anna", "Bobby", "Cyd", "Deb"]:
+            w = await member(url, name)
+            await w.request(tw.TournamentRegister(tournament_id=tid), tw.TournamentRegistered)
+            clock.advance(0.01)
+            wires[pid(w)] = w
+        ids = list(wires)  # seeds 1-4: 1 v 4 and 2 v 3
+        for p in (ids[0], ids[3]):  # seeds 1 and 4 never come
+            await wires.pop(p).close()
+        clock.advance(60)
+        for w in wires.values():
+            await w.expect(tc.Joined)
+        await wires[ids[2]].send(ts.Concede())  # seed 2 beats seed 3
+        await until(lambda: srv.tournaments.held[tid].rounds[0][1].reason == "concede")
+        clock.advance(60)  # the other table's no-show time: nobody sat down
+        await until(lambda: tid not in srv.tournaments.held)
+        t = await info(org, tid)
+        assert t.state == "finished" and t.winner == ids[1]
+        first, second = t.rounds
+        assert (first.matches[0].reason, first.matches[0].winner) == ("no_show", None)
+        [final] = second.matches
+        assert (final.players, final.reason, final.match_id) == ((ids[1],), "bye", None)
+        await close_all([org, *wires.values()])
