@@ -600,6 +600,16 @@ class Room:
                 error(ErrorCode.NOT_PRACTICE, "Balls can only be placed in a practice room.", re),
             )
             return fx
+        if isinstance(msg, ts.Rematch) and self.reserved:
+            fx.to(
+                [who.conn],
+                error(
+                    ErrorCode.WRONG_PHASE,
+                    "A tournament match is not played again; the event goes on.",
+                    re,
+                ),
+            )
+            return fx
         if self.pending is not None and not isinstance(msg, ts.Concede | ts.Rematch):
             fx.to([who.conn], error(ErrorCode.BALLS_MOVING, "The balls are still moving.", re))
             return fx

@@ -438,6 +438,8 @@ async def test_the_bracket_page_shows_the_tables_and_reloads_while_running(
         await wires[1].expect(tc.Joined)
         await wires[1].send(ts.Concede())
         await until(lambda: tid not in srv.tournaments.held)
+        again = await wires[1].refused(ts.Rematch())
+        assert again.code == "wrong_phase" and "not played again" in again.message
         status, headers, body = await loop.run_in_executor(
             None, _get, srv.port, f"/tournament/{tid}"
         )
