@@ -19,6 +19,7 @@ from client.app.model import GameModel
 from client.app.table_view import TableScene
 from shared import rules, wireviews
 from shared.protocol import to_client as tc
+from shared.protocol.enums import Phase
 from shared.protocol.views import MatchView, RoomView, SentOptions
 
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def replay_room(replay: tc.Replay) -> RoomView:
         distance=opts.target,
         players=players,
         spectators=0,
-        phase="over",
+        phase=Phase.OVER,
         private=False,
         practice=opts.practice,
         options=wireviews.room_options(opts),
@@ -125,7 +126,7 @@ class ReplayView(arcade.View):
             average=(0.0, 0.0),
             current_run=0,
             shooter=_shooter(body, seat),
-            phase="lag" if isinstance(body, tc.LagResult) else base.phase,
+            phase=Phase.LAG if isinstance(body, tc.LagResult) else base.phase,
         )
 
     def play(self, i: int) -> None:

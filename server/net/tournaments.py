@@ -52,6 +52,7 @@ from server.store.tournaments import LOCAL_RUNNER
 from shared.protocol import ErrorCode, error
 from shared.protocol import to_server as ts
 from shared.protocol import tournament as tw
+from shared.protocol.enums import Discipline
 
 if TYPE_CHECKING:
     from websockets.http11 import Request, Response
@@ -396,7 +397,7 @@ class TournamentDesk:
                         tw.TournamentSummary(
                             tournament_id=r["tournament_id"],
                             options=_options_view(r["options"]),
-                            state=r["state"],
+                            state=tw.TournamentState(r["state"]),
                             players=r["players"],
                             winner=None
                             if r["winner"] is None
@@ -473,14 +474,14 @@ class TournamentDesk:
         if msg.innings_limit is not None:
             chosen["innings_limit"] = msg.innings_limit
         try:
-            RoomSettings(msg.discipline, chosen)  # the room options' own checks
+            RoomSettings(msg.discipline.value, chosen)  # the room options' own checks
         except ValueError as exc:
             raise TournamentError(ErrorCode.BAD_OPTIONS.value, str(exc)) from None
         options = TournamentOptions(
             name=msg.name,
-            discipline=msg.discipline,
+            discipline=msg.discipline.value,
             distance=msg.distance,
-            format=Format(msg.format),
+            format=Format(msg.format.value),
             capacity=msg.capacity,
             registration_closes_ms=msg.registration_closes_ms,
             starts_ms=msg.starts_ms,
@@ -545,7 +546,7 @@ class TournamentDesk:
             tournament_id=t.tournament_id,
             options=_options_view(t.options),
             organizer=store.standings.player_name(t.organizer) or "",
-            state=t.phase.value,
+            state=tw.TournamentState(t.phase.value),
             version=t.version,
             players=tuple(
                 tw.TournamentPlayer(
@@ -612,9 +613,9 @@ class TournamentDesk:
 def _options_view(o: TournamentOptions) -> tw.TournamentOptionsView:
     return tw.TournamentOptionsView(
         name=o.name,
-        discipline=o.discipline,
+        discipline=Discipline(o.discipline),
         distance=o.distance,
-        format=o.format.value,
+        format=tw.TournamentFormat(o.format.value),
         capacity=o.capacity,
         registration_closes_ms=o.registration_closes_ms,
         starts_ms=o.starts_ms,
@@ -629,7 +630,7 @@ def _match_view(m: TMatch) -> tw.TournamentMatch:
     scores = (m.score_a, m.score_b)[: len(m.players)]
     return tw.TournamentMatch(
         players=m.players,
-        state=m.state.value,
+        state=tw.TableState(m.state.value),
         group=m.group,
         room_id=m.room_id,
         match_id=m.match_id,

@@ -2,36 +2,53 @@
 
 Additive to protocol v1: an older client never sends them and never receives them unasked,
 except ``tournament_table``, which only a player registered in an event receives (a client that
-does not know it ignores an unknown ``t``).
+does not know it ignores an unknown ``t``). Bounds are in the fields' types
+(``shared.protocol.bounds``), words are enums (``TournamentFormat`` is closed: a client asks
+only for one the server has; the states are open, so a newer server may add one).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Final
+from typing import Annotated, ClassVar, Final
 
 from shared.protocol.base import ClientMessage, ServerMessage
-from shared.protocol.fields import (
-    check_choice,
-    check_int,
-    check_opt_int,
-    check_opt_str,
-    check_str,
-    check_text,
-)
+from shared.protocol.bounds import Count, Known, Length, Positive, Range, TimeMs, Visible
+from shared.protocol.enums import Discipline, OpenEnum
 from shared.protocol.typed import View
 
-FORMATS: Final = ("knockout", "round_robin", "swiss")
-STATES: Final = ("registration", "running", "finished", "cancelled")
-MATCH_STATES: Final = ("waiting", "open", "done")
 TOURNAMENT_NAME_MAX: Final = 60
 ID_MAX: Final = 32
 PLAYERS_MAX: Final = 256
-TIME_MAX: Final = 2**53 - 1
 
 
-def _re(value: object) -> None:
-    check_opt_int("re", value)
+class TournamentFormat(OpenEnum):
+    KNOCKOUT = "knockout"
+    ROUND_ROBIN = "round_robin"
+    SWISS = "swiss"
+
+
+class TournamentState(OpenEnum):
+    REGISTRATION = "registration"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class TableState(OpenEnum):
+    """A tournament match's: its players known, its table open, or decided."""
+
+    WAITING = "waiting"
+    OPEN = "open"
+    DONE = "done"
+
+
+FORMATS: Final = tuple(f.value for f in TournamentFormat)
+STATES: Final = tuple(s.value for s in TournamentState)
+MATCH_STATES: Final = tuple(s.value for s in TableState)
+
+TournamentName = Annotated[str, Length(1, TOURNAMENT_NAME_MAX), Visible()]
+TournamentId = Annotated[str, Length(1, ID_MAX)]
 
 
 # Client to server --------------------------------------------------------------------------
@@ -42,38 +59,22 @@ class TournamentCreate(ClientMessage):
     """An organizer's new event (times are server milliseconds, as ``server_time_ms``)."""
 
     TYPE: ClassVar[str] = "tournament_create"
-    name: str
-    discipline: str
-    distance: int
-    format: str
-    capacity: int
-    registration_closes_ms: int
-    starts_ms: int
-    no_show_s: int | None = None  # default 300
-    innings_limit: int | None = None
-    rounds: int | None = None  # Swiss only
-    groups: int | None = None  # round robin only (default 1)
-
-    def _validate(self) -> None:
-        check_text("name", self.name, TOURNAMENT_NAME_MAX, 1)
-        check_str("discipline", self.discipline, 32, 1)
-        check_int("distance", self.distance, 1, 10_000)
-        check_choice("format", self.format, FORMATS)
-        check_int("capacity", self.capacity, 2, PLAYERS_MAX)
-        check_int("registration_closes_ms", self.registration_closes_ms, 0, TIME_MAX)
-        check_int("starts_ms", self.starts_ms, 0, TIME_MAX)
-        check_opt_int("no_show_s", self.no_show_s, 1, 3600)
-        check_opt_int("innings_limit", self.innings_limit, 1, 10_000)
-        check_opt_int("rounds", self.rounds, 1, 20)
-        check_opt_int("groups", self.groups, 1, 32)
+    name: TournamentName
+    discipline: Annotated[Discipline, Known()]
+    distance: Annotated[int, Range(1, 10_000)]
+    format: Annotated[TournamentFormat, Known()]
+    capacity: Annotated[int, Range(2, PLAYERS_MAX)]
+    registration_closes_ms: TimeMs
+    starts_ms: TimeMs
+    no_show_s: Annotated[int, Range(1, 3600)] | None = None  # default 300
+    innings_limit: Annotated[int, Range(1, 10_000)] | None = None
+    rounds: Annotated[int, Range(1, 20)] | None = None  # Swiss only
+    groups: Annotated[int, Range(1, 32)] | None = None  # round robin only (default 1)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class _ById(ClientMessage):
-    tournament_id: str
-
-    def _validate(self) -> None:
-        check_str("tournament_id", self.tournament_id, ID_MAX, 1)
+    tournament_id: TournamentId
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -132,19 +133,16 @@ TOURNAMENT_CLIENT_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentOptionsView(View):
     name: str
-    discipline: str
-    distance: int
-    format: str
-    capacity: int
-    registration_closes_ms: int
-    starts_ms: int
-    no_show_s: int
-    innings_limit: int | None = None
-    rounds: int | None = None
-    groups: int | None = None
-
-    def _validate(self) -> None:
-        check_choice("format", self.format, FORMATS)
+    discipline: Discipline
+    distance: Positive
+    format: TournamentFormat
+    capacity: Positive
+    registration_closes_ms: TimeMs
+    starts_ms: TimeMs
+    no_show_s: Positive
+    innings_limit: Positive | None = None
+    rounds: Positive | None = None
+    groups: Positive | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -153,27 +151,24 @@ class TournamentSummary(View):
 
     tournament_id: str
     options: TournamentOptionsView
-    state: str
-    players: int  # registered
+    state: TournamentState
+    players: Count  # registered
     winner: str | None = None  # a name
-
-    def _validate(self) -> None:
-        check_choice("state", self.state, STATES)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentPlayer(View):
     player_id: str
     name: str
-    seed: int | None = None  # set by the draw (1 = best)
+    seed: Positive | None = None  # set by the draw (1 = best)
     rating: float | None = None  # what the seed was drawn from
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentScore(View):
-    points: int
-    innings: int
-    high_run: int
+    points: Count
+    innings: Count
+    high_run: Count
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -182,21 +177,18 @@ class TournamentMatch(View):
     ``reason``: both lost, or a draw)."""
 
     players: tuple[str, ...]
-    state: str
-    group: int | None = None
+    state: TableState
+    group: Count | None = None
     room_id: str | None = None  # watch it with spectate
-    match_id: int | None = None  # its replay once played
+    match_id: Positive | None = None  # its replay once played
     score: tuple[TournamentScore | None, ...] | None = None  # by ``players``
     winner: str | None = None
     reason: str | None = None
 
-    def _validate(self) -> None:
-        check_choice("state", self.state, MATCH_STATES)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentRound(View):
-    round: int  # 1, 2, …
+    round: Positive  # 1, 2, …
     matches: tuple[TournamentMatch, ...]
 
 
@@ -206,20 +198,20 @@ class TableLine(View):
 
     player_id: str
     name: str
-    played: int
-    won: int
-    drawn: int
-    lost: int
-    match_points: int
-    points: int
-    innings: int
-    average: float  # the general average: points over innings
-    high_run: int
+    played: Count
+    won: Count
+    drawn: Count
+    lost: Count
+    match_points: Count
+    points: Count
+    innings: Count
+    average: Annotated[float, Range(0.0)]  # the general average: points over innings
+    high_run: Count
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class StandingsTable(View):
-    group: int | None  # round robin: the group (0-based); Swiss: null
+    group: Count | None  # round robin: the group (0-based); Swiss: null
     lines: tuple[TableLine, ...]
 
 
@@ -231,10 +223,6 @@ class TournamentCreated(ServerMessage):
     TYPE: ClassVar[str] = "tournament_created"
     tournament_id: str
     re: int | None = None
-
-    def _validate(self) -> None:
-        check_str("tournament_id", self.tournament_id, ID_MAX, 1)
-        _re(self.re)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -253,9 +241,6 @@ class Tournaments(ServerMessage):
     tournaments: tuple[TournamentSummary, ...]
     re: int | None = None
 
-    def _validate(self) -> None:
-        _re(self.re)
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TournamentInfo(ServerMessage):
@@ -266,17 +251,13 @@ class TournamentInfo(ServerMessage):
     tournament_id: str
     options: TournamentOptionsView
     organizer: str  # a name
-    state: str
-    version: int  # grows with every change
+    state: TournamentState
+    version: Count  # grows with every change
     players: tuple[TournamentPlayer, ...]
     rounds: tuple[TournamentRound, ...]
     standings: tuple[StandingsTable, ...]
     winner: str | None = None  # a player id
     re: int | None = None
-
-    def _validate(self) -> None:
-        check_choice("state", self.state, STATES)
-        _re(self.re)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -286,14 +267,10 @@ class TournamentTable(ServerMessage):
 
     TYPE: ClassVar[str] = "tournament_table"
     tournament_id: str
-    round: int  # 1, 2, …
+    round: Positive  # 1, 2, …
     room_id: str
     opponent: str  # a name
-    no_show_ms: int  # take the seat before then (server time) or lose by no_show
-
-    def _validate(self) -> None:
-        check_str("room_id", self.room_id, 32, 1)
-        check_opt_str("opponent", self.opponent, 64)
+    no_show_ms: TimeMs  # take the seat before then (server time) or lose by no_show
 
 
 TOURNAMENT_SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (

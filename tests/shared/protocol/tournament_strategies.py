@@ -8,11 +8,12 @@ from hypothesis import strategies as st
 
 from shared.protocol import tournament as tw
 from shared.protocol.base import ClientMessage, ServerMessage
+from shared.protocol.enums import Discipline
 from tests.shared.protocol.view_strategies import FIELD, view, views_of
 
-FIELD[(tw.TournamentOptionsView, "format")] = st.sampled_from(tw.FORMATS)
-FIELD[(tw.TournamentSummary, "state")] = st.sampled_from(tw.STATES)
-FIELD[(tw.TournamentMatch, "state")] = st.sampled_from(tw.MATCH_STATES)
+FIELD[(tw.TournamentOptionsView, "format")] = st.sampled_from(list(tw.TournamentFormat))
+FIELD[(tw.TournamentSummary, "state")] = st.sampled_from(list(tw.TournamentState))
+FIELD[(tw.TournamentMatch, "state")] = st.sampled_from(list(tw.TableState))
 
 ids = st.none() | st.integers(-(2**53) + 1, 2**53 - 1)
 tids = st.text(min_size=1, max_size=32)
@@ -23,9 +24,9 @@ TOURNAMENT_CLIENT: dict[type[ClientMessage], st.SearchStrategy[Any]] = {
     tw.TournamentCreate: st.builds(
         tw.TournamentCreate,
         name=names,
-        discipline=st.sampled_from(["three_cushion", "straight_rail"]),
+        discipline=st.sampled_from([Discipline.THREE_CUSHION, Discipline.STRAIGHT_RAIL]),
         distance=st.integers(1, 10_000),
-        format=st.sampled_from(tw.FORMATS),
+        format=st.sampled_from(list(tw.TournamentFormat)),
         capacity=st.integers(2, 256),
         registration_closes_ms=times,
         starts_ms=times,
@@ -60,7 +61,7 @@ TOURNAMENT_SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
         tournament_id=tids,
         options=view(tw.TournamentOptionsView),
         organizer=names,
-        state=st.sampled_from(tw.STATES),
+        state=st.sampled_from(list(tw.TournamentState)),
         version=st.integers(0, 2**40),
         players=views_of(tw.TournamentPlayer),
         rounds=views_of(tw.TournamentRound),
