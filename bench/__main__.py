@@ -19,6 +19,7 @@ MODULES = (
     "bench.cluster",
     "bench.protocol_views",
     "bench.web",
+    "bench.tournaments",
 )
 
 

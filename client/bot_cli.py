@@ -30,6 +30,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="wait in quick match (a bot account is offered to players who waited; unrated); "
         "with --matches N it plays N quick matches, queueing again after each",
     )
+    where.add_argument(
+        "--tournament",
+        metavar="ID",
+        default=None,
+        help="register in this tournament (needs --account) and play each match the server "
+        "seats the bot at; exits when the bot is out (client/tournament_bot.py)",
+    )
     parser.add_argument(
         "--account",
         metavar="NAME",
@@ -124,7 +131,7 @@ async def play(args: argparse.Namespace) -> str:
     from client.identity import IdentityStore
     from client.session import ServerError, Session
 
-    name = args.name or f"bot-L{args.level}"
+    name = args.name or args.account or f"bot-L{args.level}"
     quiet = bool(args.quiet)
 
     def say(line: str) -> None:
@@ -141,6 +148,10 @@ async def play(args: argparse.Namespace) -> str:
         if args.account:
             await _log_in(session, args.account)
             say(f"logged in as the bot account {args.account}")
+        if args.tournament:
+            if not args.account:
+                raise BotFailed("--tournament needs --account NAME (a tournament seats accounts)")
+            return await _tournament(session, args, say)
         room_id = args.room
         try:
             if args.queue:
@@ -200,6 +211,31 @@ async def play(args: argparse.Namespace) -> str:
         return describe_result(over, seat)
     finally:
         await session.close()
+
+
+async def _tournament(session: Any, args: argparse.Namespace, say: Any) -> str:
+    from client.bot.player import BotPlayer
+    from client.bot.pool import stop_pool, thinking_pool
+    from client.session import ServerError
+    from client.tournament_bot import play_tournament
+
+    pool = thinking_pool()
+    try:
+        bot = BotPlayer(
+            session,
+            args.level,
+            executor=pool,
+            seed=args.seed,
+            think_s=args.think,
+            tempo=args.tempo,
+            say=say,
+        )
+        try:
+            return await play_tournament(session, args.tournament, bot.play_match, say)
+        except ServerError as exc:
+            raise BotFailed(f"could not play in tournament {args.tournament}: {exc}") from None
+    finally:
+        stop_pool(pool)
 
 
 async def _log_in(session: Any, name: str) -> None:

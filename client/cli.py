@@ -25,6 +25,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("client.bot_cli", "connect a bot player to a server"),
     "watch": ("client.watch", "watch a table live from the terminal"),
     "sim": ("shared.physics.cli", "simulate strokes from the command line"),
+    "admin": ("server.admin_cli", "operator commands on a server's database (organizers)"),
+    "tournament": ("client.tournament_cli", "create, list, show and cancel tournaments"),
 }
 
 NOT_AVAILABLE_EXIT = 3

@@ -20,6 +20,7 @@ from pyglet.event import EventDispatcher
 from client.app.model import GameModel, Held, UIEvent
 from client.app.sound import Sounds
 from client.app.standing import StandingState
+from client.app.tournaments import TournamentsState
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
@@ -70,6 +71,9 @@ class Controller:
         # Account, quick match, leaderboard, last rating change (client/app/standing.py).
         self.standing = StandingState()
         self.on_message.append(lambda msg: self.standing.fold(msg, self.model.now_ms()))
+        # Tournaments: the events, the one picked, our table (client/app/tournaments.py).
+        self.tournaments = TournamentsState()
+        self.on_message.append(self.tournaments.fold)
 
     # network -----------------------------------------------------------------------------------
     def send(self, msg: ClientMessage) -> None:
@@ -213,6 +217,11 @@ class Controller:
         view = StandingView(self)
         self.window.show_view(view)
         view.begin(action)
+
+    def show_tournaments(self) -> None:
+        from client.app.tournament_view import TournamentView
+
+        self.window.show_view(TournamentView(self))
 
     def show_results(self) -> None:
         from client.app.results_view import ResultsView

@@ -133,6 +133,7 @@ class LobbyView(arcade.View):
             ("practice", "Practice", self.practice),
             ("replays", "Replays…", self.open_matches),
             ("ranking", "Ranking…", lambda: controller.show_account("ranking")),
+            ("events", "Tournaments…", controller.show_tournaments),
         ]
         gap = 16
         bw = min(150.0, (w - 80 - gap * (len(actions) - 1)) / len(actions))

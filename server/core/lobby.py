@@ -28,6 +28,7 @@ from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
+from shared.protocol.tournament import TOURNAMENT_CLIENT_MESSAGES
 
 ConnId = int
 
@@ -56,6 +57,7 @@ class Route(enum.Enum):
     ENTER = "enter"
     LIST_MATCHES = "list_matches"
     REPLAY = "replay"
+    TOURNAMENT = "tournament"  # tournaments (server/net/tournaments.py)
 
 
 _LOBBY_ROUTES: dict[type[ClientMessage], Route] = {
@@ -68,6 +70,7 @@ _LOBBY_ROUTES: dict[type[ClientMessage], Route] = {
     ts.Rejoin: Route.ENTER,
     ts.ListMatches: Route.LIST_MATCHES,
     ts.GetReplay: Route.REPLAY,
+    **{cls: Route.TOURNAMENT for cls in TOURNAMENT_CLIENT_MESSAGES},
 }
 
 

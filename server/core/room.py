@@ -185,6 +185,9 @@ class Room:
         self.room_id = room_id
         self._match_ids = match_ids
         self.creator: str | None = None  # player_id of who created it (room caps per identity)
+        # A tournament's table (server/net/tournaments.py): only these players may sit; empty,
+        # anyone. The event's runner sets it again after a restart.
+        self.reserved: tuple[str, ...] = ()
         self.settings = settings  # what it was opened with, as stored
         self.options = settings.match_options()
         self.private = settings.private
@@ -435,6 +438,16 @@ class Room:
         if self.state.phase is not Phase.WAITING or not free:
             fx.to([who.conn], error(ErrorCode.ROOM_FULL, "Every seat is taken.", msg.id))
             return fx
+        if self.reserved and who.player_id not in self.reserved:
+            fx.to(
+                [who.conn],
+                error(
+                    ErrorCode.ROOM_FULL,
+                    "This table is kept for a tournament match; you can watch it.",
+                    msg.id,
+                ),
+            )
+            return fx
         if any(s is not None and s.player_id == who.player_id for s in self.seats):
             fx.to(
                 [who.conn],
@@ -617,6 +630,16 @@ class Room:
             fx.to(
                 [who.conn],
                 error(ErrorCode.NOT_PRACTICE, "Balls can only be placed in a practice room.", re),
+            )
+            return fx
+        if isinstance(msg, ts.Rematch) and self.reserved:
+            fx.to(
+                [who.conn],
+                error(
+                    ErrorCode.WRONG_PHASE,
+                    "A tournament match is not played again; the event goes on.",
+                    re,
+                ),
             )
             return fx
         if self.pending is not None and not isinstance(msg, ts.Concede | ts.Rematch):

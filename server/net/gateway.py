@@ -82,6 +82,7 @@ from server.net.hashing import Busy, HashPool
 from server.net.locator import LocalRooms, Locator
 from server.net.metrics import Metrics
 from server.net.sending import WRITE_BATCH, WRITE_BATCH_BYTES, send_all
+from server.net.tournaments import TournamentDesk, TournamentRequest
 from server.net.web import WebPages
 from server.redact import redacted
 from server.sim.pool import PhysicsPool
@@ -171,6 +172,7 @@ class GameServer:
         self.hashing = HashPool(config.hash_workers, config.hash_queue)
         self.events = EventBus()  # what happened in the rooms, once durable (server/core/events.py)
         self.desk = StandingDesk(self, config.accounts)  # accounts, quick match, leaderboard
+        self.tournaments = TournamentDesk(self)  # events and their runner (docs/tournaments.md)
         self.web = WebPages(config.origins)  # the browser's pages (server/net/web)
         # Wrong room passwords counted over every node of a cluster, by identity and address
         # (set by ClusterNode.start); alone, the lobby core's backoff is the whole story.
@@ -232,6 +234,7 @@ class GameServer:
             raise
         self._sweeper = asyncio.create_task(self._sweep())
         self.desk.start()
+        self.tournaments.start()
         self._lag_probe = asyncio.create_task(self._probe_lag())
         self._db_check = asyncio.create_task(self._check_db())
         self._clock_beat = asyncio.create_task(self._beat_clocks())
@@ -270,6 +273,7 @@ class GameServer:
             if task is not None:
                 task.cancel()
         await self.desk.stop()
+        await self.tournaments.stop()
         actors = list(self.rooms.values())
         for actor in actors:
             actor.post(Stop())
@@ -552,6 +556,7 @@ class GameServer:
             self.lobby.step(Closed(client.conn), time.monotonic())
             self.locator.connection_closed(client)
             self.desk.gone(client)
+            self.tournaments.gone(client)
             if client.room is not None:
                 client.room.post(Gone(client.conn))
             if client.relay is not None:
@@ -645,6 +650,9 @@ class GameServer:
         elif route is Route.REPLAY:
             assert isinstance(msg, ts.GetReplay)
             await self._replay(client, msg)
+        elif route is Route.TOURNAMENT:
+            assert isinstance(msg, TournamentRequest)
+            await self.tournaments.handle(client, msg)
 
     async def _hello(self, client: Client, msg: ts.Hello) -> None:
         assert self.store is not None
@@ -884,6 +892,7 @@ class GameServer:
             spectators = sum(len(a.room.spectators) for a in self.rooms.values())
             body = self.metrics.render(len(self.rooms), len(self.clients), seated, spectators)
             body += self.desk.metrics_text()  # accounts and quick match (docs/accounts.md)
+            body += self.tournaments.metrics_text()  # docs/tournaments.md
             body += self.locator.metrics()
             response = connection.respond(HTTPStatus.OK, body)
             response.headers = Headers(
@@ -891,6 +900,11 @@ class GameServer:
                 + [("Content-Type", "text/plain; version=0.0.4; charset=utf-8")]
             )
             return response
+        if (
+            path.startswith("/tournament/")
+            and "upgrade" not in str(request.headers.get("Connection", "")).lower()
+        ):
+            return self.tournaments.page(request, path[len("/tournament/") :])
         page = self.web.respond(request)  # pages, static files, the websocket's Origin check
         if page is not None:
             return page

@@ -16,6 +16,7 @@ from server.core.record import RoomRecord
 from server.store.sql import Db
 from server.store.sqlite import Store, StoreError
 from server.store.standings import Standings
+from server.store.tournaments import TournamentBook
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -28,6 +29,7 @@ class GameStore(Protocol):
 
     db: Db  # for a read the desk makes directly (a player's name)
     standings: Standings  # accounts and ratings, on the same connection and transactions
+    tournaments: TournamentBook  # organizers and events, likewise
     # Why the last write failed, or None once one succeeds again (/health is red meanwhile).
     failure: str | None
     # A lasting problem: writes are refused from then on (SQLite's file checks).

@@ -30,6 +30,8 @@ from server.core.record import RoomRecord
 from server.store.sql import Cursor, DatabaseUnavailable, Db
 from server.store.sqlite import Store, StoreError, convert_option_records
 from server.store.standings import Standings
+from server.store.tournaments import PG_SCHEMA as PG_TOURNAMENT_SCHEMA
+from server.store.tournaments import TournamentBook
 
 # Each migration runs once, in order, in its own transaction; the number reached is stored.
 MIGRATIONS: Final[tuple[tuple[int, str], ...]] = (
@@ -157,6 +159,8 @@ CREATE TABLE rating_changes (
     # rewritten by convert_option_records when this number is reached. And the rooms' marks
     # of being served (Store.touch_rooms), in rows of their own.
     (3, "CREATE TABLE room_beats (room_id TEXT PRIMARY KEY, alive_ms BIGINT NOT NULL)"),
+    # Organizers and tournaments (server/tournament_book.py).
+    (4, PG_TOURNAMENT_SCHEMA),
 )
 SCHEMA_VERSION: Final = MIGRATIONS[-1][0]
 # pg_advisory_xact_lock keys: any 64-bit numbers no other program on the database uses.
@@ -261,6 +265,7 @@ class PostgresStore(Store):
             raise StoreError(_failed(url, exc)) from None
         self.standings = Standings(self.db, self.transaction, schema=False)
         self.standings.duplicate = (psycopg.errors.UniqueViolation,)
+        self.tournaments = TournamentBook(self.db, self.transaction, schema=False)
         self._unreachable_since: float | None = None
         # room_id -> this node's lease token for it (cluster mode): every write of the room
         # checks it against the row's fence (see ``fence``).

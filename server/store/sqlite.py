@@ -27,6 +27,8 @@ from server.core.record import ROOM_RECORD_VERSION, RoomSettings
 from server.core.record import RoomRecord as RoomRecord  # re-exported: its old home
 from server.store.sql import Db
 from server.store.standings import Standings
+from server.store.tournaments import SCHEMA as TOURNAMENT_SCHEMA
+from server.store.tournaments import TournamentBook
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -101,8 +103,9 @@ VISIBLE = """(m.private = 0
 MAX_MATCH_ID = 2**53 - 1  # a JSON/msgpack-safe integer
 # PRAGMA user_version; 1 was the first release (no version recorded: 0); 3 writes the room
 # state as msgpack (a server of version 2 would fail to read it, so it refuses the file); 4
-# keeps rooms' and matches' options as versioned records of their own (server/core/record.py)
-SCHEMA_VERSION = 4
+# keeps rooms' and matches' options as versioned records of their own (server/core/record.py);
+# 5 adds the tournaments' tables (server/store/tournaments.py)
+SCHEMA_VERSION = 5
 # Columns added since version 1, for files written by an older server.
 MIGRATIONS = (
     ("rooms", "creator", "ALTER TABLE rooms ADD COLUMN creator TEXT"),
@@ -205,6 +208,8 @@ class Store:
         self.db.execute("PRAGMA journal_size_limit=0")
         self._migrate()
         self.standings = Standings(self.db, self.transaction)  # accounts, ratings: own tables
+        # Organizers and tournaments: their tables come with schema version 5 (_migrate).
+        self.tournaments = TournamentBook(self.db, self.transaction, schema=False)
         # A random id in the file header (application_id, bytes 68-71) tells this file from
         # another database copied over it while we run; checkpointed so the header has it.
         (self._file_id,) = self.db.execute("PRAGMA application_id").fetchone()
@@ -268,7 +273,7 @@ class Store:
             return
         with self.transaction():
             # One statement at a time: executescript would commit the transaction first.
-            for statement in SCHEMA.split(";\n"):
+            for statement in (SCHEMA + TOURNAMENT_SCHEMA).split(";\n"):
                 if statement.strip():
                     self.db.execute(statement)
             for table, column, sql in MIGRATIONS:

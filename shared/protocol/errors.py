@@ -48,6 +48,14 @@ class ErrorCode(OpenEnum):
     ALREADY_REGISTERED = "already_registered"  # register on an identity that has an account
     NO_SUCH_PLAYER = "no_such_player"  # profile of an unknown player_id
     QUEUE_FULL = "queue_full"  # quick match: the server's queue is at its limit
+    # Tournaments (docs/tournaments.md)
+    NOT_ORGANIZER = "not_organizer"  # create/cancel without the operator's grant
+    NO_SUCH_TOURNAMENT = "no_such_tournament"
+    TOURNAMENT_FULL = "tournament_full"  # every place is taken
+    REGISTRATION_CLOSED = "registration_closed"  # past its closing time, or drawn already
+    NOT_REGISTERED = "not_registered"  # unregister without a place
+    TOURNAMENT_OVER = "tournament_over"  # cancel of a finished or cancelled event
+    ACCOUNT_NEEDED = "account_needed"  # register or create as a guest (log in first)
     # Play.
     NOT_A_PLAYER = "not_a_player"  # a spectator tried to act
     NOT_YOUR_TURN = "not_your_turn"

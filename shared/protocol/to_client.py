@@ -24,6 +24,7 @@ from shared.protocol.enums import (
     SeatStatus,
 )
 from shared.protocol.errors import ErrorCode
+from shared.protocol.tournament import TOURNAMENT_SERVER_MESSAGES
 from shared.protocol.views import (
     CueParams,
     EventView,
@@ -323,6 +324,7 @@ SERVER_MESSAGES: Final[tuple[type[ServerMessage], ...]] = (
     Profile,
     Rated,
     Audience,
+    *TOURNAMENT_SERVER_MESSAGES,  # shared/protocol/tournament.py
 )
 
 

@@ -15,6 +15,7 @@ from shared.protocol.base import ClientMessage
 from shared.protocol.bounds import Known, Length, Option, Range, Visible
 from shared.protocol.enums import BallName, Breaker, Discipline
 from shared.protocol.errors import BadField
+from shared.protocol.tournament import TOURNAMENT_CLIENT_MESSAGES
 from shared.protocol.views import BALL_NAMES as BALL_NAMES  # read here by callers
 from shared.protocol.views import CueParams
 
@@ -275,4 +276,5 @@ CLIENT_MESSAGES: Final[tuple[type[ClientMessage], ...]] = (
     Unqueue,
     GetLeaderboard,
     GetProfile,
+    *TOURNAMENT_CLIENT_MESSAGES,  # shared/protocol/tournament.py
 )

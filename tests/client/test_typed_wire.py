@@ -13,7 +13,8 @@ What is left is not wire data: the frame decoder's look at a raw map's ``t`` bef
 the message type (``wire.py``, and ``watch.py`` reading a recorded file the same way),
 ``identity.py`` (the JSON identity file on disk), ``os.environ.get`` (``cli.py``, ``app.py``,
 ``bot_cli.py``), name tables (``DISCIPLINE_NAMES``, ``words.py``, the lobby's phases, the
-results' reasons, the HUD's clock words, the profile's outcomes), caches and lookup tables of
+results' reasons, the HUD's clock words, the profile's outcomes, the tournaments' state words and
+player names), caches and lookup tables of
 the app (``motion.py``, ``sound.py``, ``widgets.py``, the model's ball orientations, the bot's
 plan cache and the physics' results in ``bot/plan.py``), the held seat tokens
 (``session.py``), the create-room form's options (``app.py``, ``lobby_view.py``) and the
@@ -40,6 +41,7 @@ BUDGET = {
     "app/sound.py": 1,
     "app/standing.py": 1,
     "app/table_view.py": 1,
+    "app/tournaments.py": 1,  # the events' state words (a name table)
     "app/widgets.py": 2,
     "app/words.py": 2,
     "bot/plan.py": 5,
@@ -47,6 +49,7 @@ BUDGET = {
     "commentary.py": 1,
     "identity.py": 9,
     "session.py": 1,
+    "tournament_cli.py": 1,  # the event's player names by id (a name table)
     "watch.py": 2,
     "wire.py": 2,
 }

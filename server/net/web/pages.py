@@ -171,6 +171,25 @@ class WebPages:
         ]
         return _cached(request, etag, body, _gzip(body), headers)
 
+    def document(self, request: Request, body_html: str, refresh_s: int | None) -> Response:
+        """A page rendered on the server (no script: ``script-src`` stays 'self' only), with
+        the client's stylesheet; ``refresh_s``: the browser reloads it that often."""
+        body = body_html.encode()
+        etag = '"' + hashlib.sha256(body).hexdigest()[:16] + '"'
+        headers = [
+            ("Content-Type", "text/html; charset=utf-8"),
+            ("Cache-Control", "no-cache"),
+            ("ETag", etag),
+            ("Content-Security-Policy", CSP.format(ws="").replace("'self' ;", "'self';")),
+            *SECURITY_HEADERS,
+        ]
+        if refresh_s is not None:
+            headers.append(("Refresh", str(refresh_s)))
+        return _cached(request, etag, body, _gzip(body), headers)
+
+    def not_found(self) -> Response:
+        return _plain(HTTPStatus.NOT_FOUND, "not found\n")
+
     def _static(self, request: Request, path: str) -> Response:
         asset = self.assets.get(path)
         if asset is None:

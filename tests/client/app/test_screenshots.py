@@ -262,10 +262,11 @@ def test_lobby_lists_rooms_with_the_selection_and_its_actions(
     # Row 0 is selected (highlighted), row 1 is not.
     assert close(px(img, 1000, H - 194), (60, 80, 120), 10)
     assert not close(px(img, 1000, H - 224), (60, 80, 120), 10)
-    # Quick match leads the row, in its own colour; then join, watch, create, practice, replays.
-    assert close(px(img, 115 - 60, H - 740), PRIMARY, 10)
-    for bx in (281, 447, 613, 779, 945):
-        assert close(px(img, bx - 60, H - 740), BUTTON, 10)
+    # Quick match leads the row, in its own colour; then join, watch, create, practice,
+    # replays, ranking, tournaments (eight buttons of 136 px with 16 px between them).
+    assert close(px(img, 48, H - 740), PRIMARY, 10)
+    for i in range(1, 8):
+        assert close(px(img, 48 + 152 * i, H - 740), BUTTON, 10)
     # Log in… and Register…, top right.
     for bx in (1044, 1180):
         assert close(px(img, bx - 50, H - 49), BUTTON, 10)

@@ -14,6 +14,7 @@ import pytest
 
 from server.core.record import ROOM_RECORD_VERSION, RecordError, RoomSettings
 from server.process import ServerProcess
+from server.store.sqlite import SCHEMA_VERSION
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.midmatch import now_ms
@@ -83,7 +84,7 @@ async def test_a_database_from_the_previous_release_resumes_its_match(
     # The file is now of this release: its rows are records of the current version.
     new = sqlite3.connect(db)
     try:
-        assert new.execute("PRAGMA user_version").fetchone()[0] == 4
+        assert new.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         for (text,) in new.execute(
             "SELECT options FROM rooms UNION ALL SELECT options FROM matches"
         ):

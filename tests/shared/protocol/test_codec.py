@@ -30,6 +30,7 @@ from shared.protocol import to_server as ts
 from shared.protocol import views as pv
 from shared.protocol.bounds import HIDDEN_CATEGORIES
 from shared.protocol.views import CueParams
+from tests.shared.protocol.tournament_strategies import TOURNAMENT_CLIENT, TOURNAMENT_SERVER
 from tests.shared.protocol.view_strategies import SERVER_MOTION, view, views_of
 
 ids = st.none() | st.integers(-(2**53) + 1, 2**53 - 1)
@@ -143,6 +144,7 @@ CLIENT: dict[type[ClientMessage], st.SearchStrategy[Any]] = {
         id=ids,
     ),
     ts.GetProfile: st.builds(ts.GetProfile, player_id=tokens, id=ids),
+    **TOURNAMENT_CLIENT,
 }
 
 SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
@@ -240,6 +242,7 @@ SERVER: dict[type[ServerMessage], st.SearchStrategy[Any]] = {
         after=st.floats(0, 10_000),
         deviation=st.floats(0, 10_000),
     ),
+    **TOURNAMENT_SERVER,
 }
 
 
