@@ -25,6 +25,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "bot": ("client.bot_cli", "connect a bot player to a server"),
     "watch": ("client.watch", "watch a table live from the terminal"),
     "sim": ("shared.physics.cli", "simulate strokes from the command line"),
+    "stats": ("client.stats", "a player's statistics and charts from recorded matches"),
 }
 
 NOT_AVAILABLE_EXIT = 3

@@ -314,6 +314,28 @@ def name_route(scoring: Sequence[Step]) -> Pattern:
     return Pattern.OTHER
 
 
+def attempted(steps: Sequence[Step]) -> Pattern | None:
+    """The route a stroke followed, scored or not: the same names read on the cue ball's
+    contacts up to the second object ball (or to the end when it never got there), when it met
+    a ball and at least three cushions; None otherwise (no route to read). Statistics count a
+    miss against the pattern its cue ball followed."""
+    scoring = scoring_route(steps)
+    if scoring is not None:
+        return name_route(scoring)
+    seen: list[BallName] = []
+    end = len(steps)
+    for i, s in enumerate(steps):
+        if s.ball is not None and s.ball not in seen:
+            seen.append(s.ball)
+            if len(seen) == 2:
+                end = i + 1
+                break
+    taken = steps[:end]
+    if not seen or sum(1 for s in taken if s.is_cushion) < NEEDED:
+        return None
+    return name_route(taken)
+
+
 def classify(
     events: Sequence[Event], trajectory: Trajectory, cue: BallName, table: TableSpec
 ) -> Reading | None:
