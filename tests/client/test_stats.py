@@ -16,75 +16,13 @@ from typing import Any
 import msgpack
 from PIL import Image
 
-from client.session import ServerError, Session
 from client.stats import gather, report, run, write_charts
 from server.lobby import GameServer
-from shared.analysis.layouts import lay_out
 from shared.analysis.patterns import Pattern, attempted, classify, route
-from shared.physics import Stroke
 from shared.physics.trajectory import decode_trajectory
 from shared.physics.types import Event
-from shared.protocol import to_client as tc
-from shared.protocol.views import CueParams
 from shared.table import MATCH
-
-TICKY = lay_out(
-    MATCH,
-    (0.4, 0.3),
-    Stroke(270.0, 1.5, 0.4),
-    first_after=2,
-    first_where=0.5,
-    cut=-0.4,
-    second_after=2,
-    second_where=0.15,
-)
-UMBRELLA = lay_out(
-    MATCH,
-    (0.4, 0.3),
-    Stroke(105.0, 2.0, 0.4),
-    first_after=3,
-    first_where=0.5,
-    cut=0.4,
-    second_after=1,
-    second_where=0.15,
-)
-MISS_AT = {"white": (0.5, 0.7), "red": (2.0, 0.3), "yellow": (2.0, 1.1)}
-MISS = Stroke(180.0, 0.5)  # soft, into the bottom cushion: no ball
-
-
-async def _play(session: Session, balls: dict[str, Any], stroke: Stroke) -> tc.StrokePlayed:
-    """Put the balls where they were laid out (once the table is at rest) and play."""
-    while True:
-        try:
-            await session.place({k: (v[0], v[1]) for k, v in balls.items()})
-            break
-        except ServerError as exc:
-            assert exc.code == "balls_moving"
-            await asyncio.sleep(0.2)
-    await session.stroke(
-        CueParams(
-            direction=stroke.direction, speed=stroke.speed, tip_x=stroke.tip_x, tip_y=stroke.tip_y
-        )
-    )
-    msg = await session.wait_for(lambda m: isinstance(m, tc.StrokePlayed), 30)
-    assert isinstance(msg, tc.StrokePlayed)
-    return msg
-
-
-async def _practice(url: str) -> None:
-    async with Session(url, "ann", remember_identity=False) as ann:
-        room_id = await ann.create_room("three_cushion", practice=True)
-        await ann.join(room_id)
-        await ann.wait_for(
-            lambda m: ann.state.match is not None and ann.state.match.phase == "play", 10
-        )
-        played = []
-        for layout in (TICKY, UMBRELLA):
-            played.append(await _play(ann, dict(layout.balls), layout.stroke))
-        played.append(await _play(ann, MISS_AT, MISS))
-        assert [p.result.points for p in played] == [1, 1, 0]
-        await ann.concede()
-        await ann.wait_for(lambda m: isinstance(m, tc.GameOver), 30)
+from tests.client.practice_play import play_practice
 
 
 def _stored(db: Path) -> tuple[int, list[dict[str, Any]], dict[str, Any]]:
@@ -134,7 +72,7 @@ def _recount(records: list[dict[str, Any]]) -> dict[str, Any]:
 async def test_statistics_equal_a_recount_of_the_stored_strokes(
     game_server: GameServer, server_url: str, tmp_path: Path
 ) -> None:
-    await _practice(server_url)
+    await play_practice(server_url)
     match_id, records, sheet = _stored(tmp_path / "carom.db")
     again = _recount(records)
 
