@@ -23,7 +23,7 @@ serve: setup
 
 # PostgreSQL, Redis and three nodes on loopback (docs/cluster.md); Ctrl-C stops them all.
 cluster: setup
-	$(PY) -m server.cluster.local
+	$(PY) -m bench.local_cluster
 
 # The suite's tests mostly wait on sockets, processes and table time, so several workers
 # overlap those waits even on two cores (docs/benchmarks.md has the before and after).
@@ -54,7 +54,7 @@ demo: setup
 
 # The browser client (docs/web.md): the only target that needs Node (18+) and npm. It installs
 # the pinned @msgpack/msgpack (web/package-lock.json) and vendors it into
-# server/web/static/vendor/, which is committed: play, test and a server install need no Node.
+# server/net/web/static/vendor/, which is committed: play, test and a server install need no Node.
 web:
 	cd web && npm ci --no-audit --no-fund && node build.mjs
 

@@ -15,9 +15,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from server.accounts import AccountsConfig
-from server.matchmaking import Matchmaker, Ticket
-from server.store import Store
+from server.core.accounts import AccountsConfig
+from server.core.matchmaking import Matchmaker, Ticket
+from server.store.sqlite import Store
 from shared.protocol import DISCIPLINES
 
 WAITING = 10_000

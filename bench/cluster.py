@@ -19,9 +19,9 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from server.cluster import engines
-from server.store import RoomRecord
-from server.store_api import GameStore, open_store
+from bench import engines
+from server.store.api import GameStore, open_store
+from server.store.sqlite import RoomRecord
 
 STROKES = 500
 SAMPLES = 100

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import msgpack
 
-from server.room import _events, result_view
+from server.core.room import _events, result_view
 from shared import rules, wireviews
 from shared.physics import encode_trajectory, simulate
 from shared.physics.trajectory import event_wire

@@ -26,7 +26,7 @@ from typing import Any
 
 from client.session import Session
 from shared.protocol.views import CueParams
-from tests.server.web.browser import chromium
+from tests.server.net.web.browser import chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import argparse
 
-from server.accounts import accounts_from_args, add_account_options
 from server.config import DEFAULT_PORT
+from server.core.accounts import accounts_from_args, add_account_options
 from server.gcpolicy import SWEEP_EVERY_S
 
 # SIGTERM drains this long by default: /health answers 503 meanwhile, so a load balancer
@@ -38,7 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="",
         help="where clients reach this node, ws://HOST:PORT/ (default: the bound address)",
     )
-    add_account_options(parser)  # ratings and quick match (server/accounts.py)
+    add_account_options(parser)  # ratings and quick match (server/core/accounts.py)
     parser.add_argument(
         "--workers",
         type=int,
@@ -98,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from server.config import ServerConfig
-    from server.lobby import GameServer
-    from server.store import StoreError
+    from server.net.gateway import GameServer
+    from server.store.sqlite import StoreError
 
     logging.basicConfig(
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     ws_log = logging.getLogger("websockets")
     ws_log.setLevel(max(logging.INFO, logging.getLogger().getEffectiveLevel()))
     from server.cluster.config import ClusterConfig
-    from server.store_api import is_postgres
+    from server.store.api import is_postgres
 
     cluster = None
     if args.redis is not None:

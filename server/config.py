@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from server.accounts import AccountsConfig
 from server.cluster.config import ClusterConfig
+from server.core.accounts import AccountsConfig
 
 DEFAULT_PORT: Final = 8765
 
@@ -51,7 +51,7 @@ class ServerConfig:
     # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).
     workers: int = 2
     # Browser pages of other origins allowed to open the websocket ("*": any). The server's own
-    # pages (Origin host:port = Host) and clients that send no Origin always pass (server/web).
+    # pages (Origin host:port = Host) and clients that send no Origin always pass (server/net/web).
     origins: tuple[str, ...] = field(default_factory=tuple)
     # An empty room (nobody seated, nobody watching) is closed after this long.
     idle_room_s: float = 600.0

@@ -14,7 +14,7 @@ collection and counting what it found:
 - and **every one of those collections found nothing**: while matches are played the server
   makes no garbage cycles at all (reference counting frees everything). Closing a connection
   made one (6 objects: Python 3.11's socket transport holding itself through a bound method,
-  CPython gh-100348); the server now breaks it when the connection is lost (server/lobby.py),
+  CPython gh-100348); the server now breaks it when the connection is lost (server/net/gateway.py),
   and 200 connections opened, seated and closed leave nothing for a full collection.
 
 So the collector walked millions of live objects to find nothing. The policy now:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cluster import engines
+from bench import engines
 from tests.strict import uses_engine
 
 _databases = itertools.count(1)

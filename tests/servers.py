@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from server.config import ServerConfig
-from server.lobby import GameServer
+from server.net.gateway import GameServer
 
 
 @asynccontextmanager

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -47,4 +48,34 @@ def test_the_rules_and_the_protocol_meet_only_in_the_adapter(
     """Layers: the referee and the physics know nothing of the wire, the wire nothing of the
     referee; shared.wireviews is the one place that turns one into the other."""
     pulled = loaded_by(module, (must_not_load,))
+    assert pulled == [], f"{module} pulled in {pulled}"
+
+
+CORE_MODULES = sorted(
+    "server.core." + path.stem
+    for path in (Path(__file__).resolve().parents[1] / "server" / "core").glob("*.py")
+    if path.stem != "__init__"
+)
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_the_server_cores_do_no_io(module: str) -> None:
+    """server/core is the server's logic with time passed in: no event loop, socket, database
+    or worker process, and nothing of the shells around it, so every rule and limit in it can be
+    driven by hand with a fake clock."""
+    pulled = loaded_by(
+        module,
+        (
+            "asyncio",
+            "socket",
+            "sqlite3",
+            "psycopg",
+            "redis",
+            "websockets",
+            "subprocess",
+            "server.net",
+            "server.store",
+            "server.sim",
+        ),
+    )
     assert pulled == [], f"{module} pulled in {pulled}"

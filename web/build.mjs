@@ -1,12 +1,12 @@
-// `make web`: vendors the browser client's one dependency into server/web/static/vendor/
+// `make web`: vendors the browser client's one dependency into server/net/web/static/vendor/
 // (docs/web.md).
 //
 // The page itself is plain scripts with no build step (no framework, no bundler), so its
-// source is server/web/static/app.js and style.css, edited where they are served from: one
+// source is server/net/web/static/app.js and style.css, edited where they are served from: one
 // copy, nothing to keep in step. Only the msgpack codec comes from the pinned
 // @msgpack/msgpack (package-lock.json), with its licence, so the server and its tests never
 // need Node. The server gives every file a content-hashed URL when it starts
-// (server/web/pages.py).
+// (server/net/web/pages.py).
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";

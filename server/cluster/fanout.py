@@ -32,8 +32,8 @@ import redis.exceptions
 from server.cluster.stopping import cancel
 
 if TYPE_CHECKING:
-    from server.lobby import GameServer
-    from server.room import ConnId
+    from server.core.room import ConnId
+    from server.net.gateway import GameServer
 
 log = logging.getLogger("carom.cluster.fanout")
 

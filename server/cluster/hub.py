@@ -36,7 +36,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.cluster.link import OwnerLink
-from server.lobby_core import CLOSE_GOING_AWAY  # close codes, in one place
+from server.core.lobby import CLOSE_GOING_AWAY  # close codes, in one place
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError, decode_server, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -44,7 +44,7 @@ from shared.protocol.base import ClientMessage
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
-    from server.lobby import Client
+    from server.net.gateway import Client
 
 log = logging.getLogger("carom.cluster.hub")
 

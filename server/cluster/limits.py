@@ -1,5 +1,5 @@
 """The Redis side of the limits that hold across a cluster's nodes (docs/cluster.md "Limits
-across nodes"); the interface and one server's implementation are in server/limits.py.
+across nodes"); the interface and one server's implementation are in server/core/limits.py.
 
 ``RedisAttempts`` (``Attempts``): failed logins per account name as a sorted set of attempt
 times per key, trimmed and counted in one script, so a guesser spreading their tries over the
@@ -27,7 +27,7 @@ log = logging.getLogger("carom.cluster.limits")
 
 PREFIX: Final = "carom:"
 # Wrong private-room passwords counted over every node, in a sliding ten minutes. Each node's own
-# backoff (server/guard.py) lets an identity try 6 and an address 12 before it must wait; these
+# backoff (server/core/guard.py) lets an identity try 6 and an address 12 before it must wait; these
 # caps bound what spreading the guesses over rooms on many nodes could add to that.
 PASSWORD_WINDOW_MS: Final = 600_000
 PASSWORD_FAILURES: Final = {"identity": 12, "address": 48}

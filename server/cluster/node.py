@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hmac
 import logging
 import secrets
@@ -26,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Final
 import redis.asyncio as aioredis
 import redis.exceptions
 
-from server.actor import now_ms, restore_room
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import Directory, Leases, NodeNameTaken, connect
 from server.cluster.fanout import Publisher, Subscriber
@@ -40,10 +40,11 @@ from server.cluster.limits import (
 from server.cluster.queue import ClusterQueue
 from server.cluster.relay import Relay
 from server.cluster.stopping import cancel
-from server.lobby_core import CLOSE_GOING_AWAY  # close codes, in one place
-from server.pgstore import Fenced, PostgresStore
-from server.sql import DatabaseUnavailable
-from server.store import StoreError
+from server.core.lobby import CLOSE_GOING_AWAY  # close codes, in one place
+from server.net.actor import now_ms, restore_room
+from server.store.postgres import Fenced, PostgresStore
+from server.store.sql import DatabaseUnavailable
+from server.store.sqlite import StoreError
 from shared.protocol import ErrorCode, ProtocolError, encode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -52,8 +53,8 @@ from shared.protocol.views import RoomSummary
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
 
-    from server.actor import RoomActor
-    from server.lobby import Client, GameServer
+    from server.net.actor import RoomActor
+    from server.net.gateway import Client, GameServer
 
 log = logging.getLogger("carom.cluster")
 
@@ -72,8 +73,8 @@ class ClusterNode:
         # clients connecting (each counted against its address's cap) must never keep the
         # leases from being renewed in time.
         self.traffic: aioredis.Redis = connect(config.redis_url)
-        url = config.public_url or f"ws://{server.config.host}:{server.port}/"
-        self.directory = Directory(self.redis, config.node, url, config.lease_ms)
+        # The URL is known once the server listens (start); --public-url fixes it in advance.
+        self.directory = Directory(self.redis, config.node, config.public_url, config.lease_ms)
         self.leases = Leases(self.redis, config.node, self.directory.info.instance, config.lease_ms)
         self.held: set[str] = set()  # rooms whose lease we hold
         self.relays: set[Relay] = set()  # clients of ours in rooms other nodes run
@@ -106,9 +107,17 @@ class ClusterNode:
         self._hub_lock = asyncio.Lock()
 
     # Life cycle ------------------------------------------------------------------------------
+    async def restore(self, now_ms: int) -> None:
+        """Nothing before listening: the open rooms nobody holds are taken once this node
+        has joined (start), so two nodes never run one room."""
+        return None
+
     async def start(self) -> None:
         """Join the cluster and take the open rooms nobody holds. StoreError (one sentence)
         when Redis cannot be reached or the name is taken."""
+        if not self.directory.info.url:  # the default: where this server listens
+            url = f"ws://{self.server.config.host}:{self.server.port}/"
+            self.directory.info = dataclasses.replace(self.directory.info, url=url)
         try:
             await self.redis.ping()
             await self.directory.join()
@@ -225,9 +234,10 @@ class ClusterNode:
         for key in keys:
             self.holdings.give(key)
 
-    async def connection_opened(self, client: Client) -> bool:
+    async def connection_opened(self, ws: ServerConnection, client: Client) -> bool:
         """A new connection against its address's cap over every node (relays from other
         nodes are counted there, as their client's); False: refuse it."""
+        self.relayed(ws, client)  # a relay from another node: the client's own address
         if client.conn in self.relayed_conns:
             return True
         key = f"conns:addr:{client.addr}"
@@ -243,6 +253,7 @@ class ClusterNode:
         return True
 
     def connection_closed(self, client: Client) -> None:
+        self.hub_left(client)
         self.relayed_conns.discard(client.conn)
         key = self.conn_holds.pop(client.conn, None)
         if key is not None:
@@ -250,7 +261,7 @@ class ClusterNode:
 
     async def _acquire(self, room_id: str) -> bool:
         """The room's lease, and its token as the room's fence in PostgreSQL: from now on a
-        previous holder's late writes are refused (server/pgstore.py ``fence``)."""
+        previous holder's late writes are refused (server/store/postgres.py ``fence``)."""
         token = await self.leases.acquire(room_id)
         if not token:
             return False
@@ -604,6 +615,8 @@ class ClusterNode:
     def fan_out(self, conns: tuple[int, ...], data: bytes) -> tuple[int, ...]:
         """For the lobby's delivery: the connections to send ``data`` to one by one, once the
         broadcast is published for the hubs among them (server/cluster/fanout.py)."""
+        if not self.publisher.hub_conns:
+            return conns
         return self.publisher.route(conns, data)
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:

@@ -6,7 +6,7 @@ Each node puts its players' tickets in one Redis hash (``carom:mm:tickets``, fie
 at a time is the **matcher**: it holds the lease ``quick-match`` (server/cluster/directory.py
 ``Leases``, renewed at every round; another node takes it within a few rounds if it dies). Every
 ``pair_every_s`` the matcher reads the whole queue, drops the tickets of nodes that are gone, and
-pairs with the same pure rule as one server (server/matchmaking.py). Each pair is taken out of
+pairs with the same pure rule as one server (server/core/matchmaking.py). Each pair is taken out of
 the hash atomically (both tickets or neither), so a pairing happens once even if two nodes
 briefly both think they are the matcher; then the pair goes to the node of the longer waiter
 (a message on that node's channel ``carom:mm:NODE/INSTANCE``). That node opens the room exactly
@@ -31,12 +31,12 @@ import redis.asyncio as aioredis
 import redis.exceptions
 
 from server.cluster.stopping import cancel
-from server.matchmaking import Matchmaker, Pairing, Ticket
+from server.core.matchmaking import Matchmaker, Pairing, Ticket
 from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
-    from server.lobby import Client
+    from server.net.gateway import Client
 
 log = logging.getLogger("carom.cluster.queue")
 
@@ -107,7 +107,7 @@ class ClusterQueue:
         self._pubsub: aioredis.client.PubSub | None = None
         self._missing: dict[Hashable, float] = {}  # conn -> since when its ticket is missing
 
-    # The Matchmaker interface (server/standing_desk.py) ------------------------------------
+    # The Matchmaker interface (server/net/desk.py) ------------------------------------
     def __len__(self) -> int:
         return len(self.local)
 

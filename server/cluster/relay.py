@@ -29,14 +29,14 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from server.cluster.link import OwnerLink
-from server.lobby_core import CLOSE_GOING_AWAY, CLOSE_POLICY  # close codes, in one place
+from server.core.lobby import CLOSE_GOING_AWAY, CLOSE_POLICY  # close codes, in one place
 from shared.protocol import PROTOCOL_VERSION, ProtocolError, decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
 
 if TYPE_CHECKING:
-    from server.lobby import Client, GameServer
+    from server.net.gateway import Client, GameServer
 
 log = logging.getLogger("carom.cluster.relay")
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from client.bot.pool import stop_pool, stop_resource_tracker, thinking_pool
-from server.lobby import GameServer
+from server.net.gateway import GameServer
 from tests.servers import serving
 
 

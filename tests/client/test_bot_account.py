@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 
-from server.lobby import GameServer
+from server.net.gateway import GameServer
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.wire import Wire

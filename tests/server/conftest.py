@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from server.config import ServerConfig
-from server.lobby import GameServer
+from server.net.gateway import GameServer
 from server.process import ServerProcess
 from tests.strict import uses_engine
 

@@ -1,7 +1,7 @@
 """A room driven by hand (h11-style): the real sans-I/O room core, the real referee and the
 real physics (run in this process), a fake clock, no sockets and no sleeping.
 
-``Drive`` plays the actor's part (server/actor.py) for tests: it hands each physics job to the
+``Drive`` plays the actor's part (server/net/actor.py) for tests: it hands each physics job to the
 engine at once, feeds the result back, sends the snapshot every connection gets after a match
 starts, and fires the room's timers when the test moves the clock. What a connection would
 have received is kept per connection, in order.
@@ -15,9 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from server.events import DomainEvent
-from server.room import ConnId, Effects, Member, Room, settings_from_wire
-from server.simulation import run_job
+from server.core.events import DomainEvent
+from server.core.room import ConnId, Effects, Member, Room, settings_from_wire
+from server.sim.pool import run_job
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage

@@ -17,7 +17,7 @@ from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import MatchView
-from tests.server.test_room import _to_play
+from tests.server.net.test_live_room import _to_play
 from tests.server.wire import Wire, find_scoring_stroke
 
 # The fields of a match view that are wall-clock instants: a restart moves them by the downtime.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from server.process import ServerProcess
-from server.store import Store
+from server.store.sqlite import Store
 from tests.server.wire import health
 
 

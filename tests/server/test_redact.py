@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from server.actor import Enter
+from server.core.room import Member
+from server.net.actor import Enter
 from server.process import ServerProcess
 from server.redact import redacted
-from server.room import Member
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.wire import Wire, fill_disk

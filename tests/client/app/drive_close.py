@@ -73,7 +73,7 @@ def metric(port: int, name: str) -> float:
 def match_under_way(cmds: list[str]) -> bool:
     """The bot has played a stroke of the match (its lag): the lag is on in the window too."""
     for line in cmds:
-        if "-m server" in line and "server.worker" not in line:
+        if "-m server" in line and "server.sim.worker" not in line:
             port = listening_port(int(line.split()[0]))
             return port is not None and metric(port, "carom_strokes_total") >= 1
     return False

@@ -11,7 +11,7 @@ import pytest
 
 from client.bot.plan import Judge, plan_stroke
 from client.bot.problem import problem_from
-from server.room import Room, settings_from_wire
+from server.core.room import Room, settings_from_wire
 from shared import rules
 from shared.physics import simulate
 from shared.physics.types import Stroke

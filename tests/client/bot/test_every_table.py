@@ -13,7 +13,7 @@ import pytest
 
 from client.bot.player import BotPlayer
 from client.session import Session
-from server.lobby import GameServer
+from server.net.gateway import GameServer
 from shared.protocol import to_client as tc
 from shared.rules import Discipline
 from shared.table import TABLES

@@ -11,7 +11,7 @@ import pytest
 from client.bot.levels import level
 from client.bot.plan import Judge, Search, plan_lag, plan_stroke, simulate
 from client.bot.problem import LagProblem, Problem, problem_from
-from server.room import Room, settings_from_wire
+from server.core.room import Room, settings_from_wire
 from shared.protocol import to_server as ts
 from shared.rules import Discipline, MatchOptions, Phase, Start, apply, new_match
 from shared.rules.placement import break_position, lag_position

@@ -10,7 +10,7 @@ import psycopg
 import pytest
 import redis
 
-from server.cluster import engines
+from bench import engines
 
 
 def test_postgres_runs_as_its_own_user_and_takes_queries(pg_url: str) -> None:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import asyncio
 
-from server.accounts import AccountsConfig
 from server.cluster.directory import Directory, connect
 from server.cluster.limits import Holdings, RedisAttempts
+from server.core.accounts import AccountsConfig
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.cluster.test_node import _nodes, _until, _url

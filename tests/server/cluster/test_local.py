@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cluster import engines
+from bench import engines
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.wire import Wire, health
@@ -48,7 +48,7 @@ async def test_make_cluster_starts_three_nodes_and_stops_everything() -> None:
     root = Path(tempfile.mkdtemp(prefix="carom-test-cluster-"))
     root.chmod(0o755)  # PostgreSQL's user must get through (make cluster checks)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server.cluster.local", "--dir", str(root), "--port", "0"],
+        [sys.executable, "-m", "bench.local_cluster", "--dir", str(root), "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -16,13 +16,13 @@ from typing import Any
 
 import pytest
 
-from server.actor import now_ms
-from server.cluster import engines
+from bench import engines
 from server.cluster.config import ClusterConfig
 from server.cluster.directory import connect
 from server.cluster.fanout import channel
 from server.config import ServerConfig
-from server.lobby import GameServer
+from server.net.actor import now_ms
+from server.net.gateway import GameServer
 from server.process import ServerProcess
 from shared import rules
 from shared.protocol import to_client as tc
@@ -45,13 +45,13 @@ def _url(node: GameServer) -> str:
 
 @asynccontextmanager
 async def _nodes(
-    pg_url: str, redis_url: str, *names: str, **settings: Any
+    pg_url: str, redis_url: str, *names: str, lease_ms: int = LEASE_MS, **settings: Any
 ) -> AsyncIterator[list[GameServer]]:
     """Nodes of one cluster on this test's loop (``settings``: more ServerConfig fields)."""
     started: list[GameServer] = []
     try:
         for name in names:
-            cluster = ClusterConfig(redis_url, name, "", lease_ms=LEASE_MS, takeover_s=0.2)
+            cluster = ClusterConfig(redis_url, name, "", lease_ms=lease_ms, takeover_s=0.2)
             node = GameServer(
                 ServerConfig(port=0, db_path=pg_url, workers=0, cluster=cluster, **settings)
             )
@@ -131,7 +131,8 @@ async def test_every_node_lists_every_room_and_says_where_a_room_runs(
 async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
     pg_url: str, redis_url: str
 ) -> None:
-    async with _nodes(pg_url, redis_url, "a", "b") as (a, b):
+    # Leases of a minute: b can take a's rooms within the wait below only if a released them.
+    async with _nodes(pg_url, redis_url, "a", "b", lease_ms=60_000) as (a, b):
         rid, wires, tokens = await _match(_url(a), bob_url=_url(b))  # Bob relayed by b
         before = (await wires[0].request(ts.Sync(), tc.Snapshot)).match
         carol = await Wire.open(_url(a), "carol")
@@ -143,8 +144,7 @@ async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
         for w in [*wires, fan]:  # Ann directly, Bob by a relay, the fan by a hub: told once
             assert await w.closed() == 1001
             assert sum(isinstance(m, tc.Closing) for m in w.log) == 1
-        moved = await _until(lambda: {rid, *others} <= set(b.rooms), timeout=3)
-        assert moved < 1.0  # released, not expired: taken at b's next look (every 0.2 s)
+        await _until(lambda: {rid, *others} <= set(b.rooms), timeout=20)
         back = await _rejoin(_url(b), wires, rid, tokens)
         after = (await back[0].request(ts.Sync(), tc.Snapshot)).match
         for key in ("phase", "score", "shooter", "balls", "innings"):
@@ -187,8 +187,8 @@ async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
 
         a.kill()  # SIGKILL: no drain, the lease is left to expire
         killed = time.monotonic()
-        recovered = await _until(lambda: m.room_id in b.rooms, timeout=10)
-        assert recovered < 3.0 + 0.2 + 1.0  # the lease's ttl, b's next look, slack
+        # No release: b takes the room once a's lease (3 s) has expired.
+        await _until(lambda: m.room_id in b.rooms, timeout=10)
         back = await _rejoin_mid(_url(b), m)
         again = await back[1 - m.shooter].expect(
             tc.Turn, where=lambda t: t.deadline_ms is not None, timeout=5
@@ -477,15 +477,15 @@ async def test_a_broadcast_is_published_once_whatever_the_number_of_watching_nod
         on_b = [await Wire.open(_url(b), f"bfan{i}") for i in range(3)]
         for w in on_b:
             await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
-        made, publishes = await chat(8, "one", on_b)  # (the room's chat budget: 10 at once)
-        assert made == 8 and publishes == 8  # one node watching: one publish a line
-        await asyncio.sleep(2.0)  # the chat budget refills
+        # Both rounds fit in the room's chat budget (10 lines at once), so nothing waits.
+        made, publishes = await chat(4, "one", on_b)
+        assert made == 4 and publishes == 4  # one node watching: one publish a line
 
         on_c = [await Wire.open(_url(c), f"cfan{i}") for i in range(3)]
         for w in on_c:
             await w.request(ts.Spectate(room_id=rid), tc.Snapshot)
-        made, publishes = await chat(8, "two", on_b + on_c)
-        assert made == 8 and publishes == 8  # two nodes watching: still one a line
+        made, publishes = await chat(4, "two", on_b + on_c)
+        assert made == 4 and publishes == 4  # two nodes watching: still one a line
         assert b.cluster is not None and c.cluster is not None
         assert len(b.cluster.hubs) == len(c.cluster.hubs) == 1
         hub_conns = [x for x in a.clients.values() if x.conn in a.cluster.publisher.hub_conns]  # type: ignore[union-attr]
@@ -497,11 +497,11 @@ async def test_a_broadcast_is_published_once_whatever_the_number_of_watching_nod
 
         start = min(q for _, q in stream(on_c[-1]))
         streams = [[x for x in stream(w) if x[1] >= start] for w in [ann, *on_b, *on_c]]
-        assert len(streams[0]) >= 8
+        assert len(streams[0]) >= 4
         assert all(s == streams[0] for s in streams)
         for node, name in ((b, "b"), (c, "c")):
             text = await asyncio.to_thread(_get, f"http://127.0.0.1:{node.port}/metrics")
-            assert _metric(text, "carom_cluster_fanout_received_total", name) >= 8
+            assert _metric(text, "carom_cluster_fanout_received_total", name) >= 4
             assert _metric(text, "carom_cluster_fanout_gaps_total", name) == 0
 
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from server.accounts import AccountsConfig
 from server.cluster.directory import connect
 from server.cluster.queue import TICKETS
+from server.core.accounts import AccountsConfig
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from tests.server.cluster.test_node import _nodes, _until, _url

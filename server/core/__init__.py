@@ -1,0 +1,1 @@
+"""Pure cores: no asyncio, no sockets, no sqlite; time is passed in."""

@@ -1,0 +1,367 @@
+"""The lobby's logic, sans I/O: connections' budgets, identities, the room directory's caps,
+password backoff and replay pacing (STYLE.md; the same shape as :class:`server.core.room.Room`).
+
+Theory of operation. The gateway (``server/net/gateway.py``)
+owns the sockets, the outbound queues, the
+database, the password-hashing pool and the rooms' actors; it asks this class every question
+whose answer is policy, with the time passed in, and carries out the :class:`Out` it gets back
+(replies to send, connections to close). Nothing here awaits, reads a clock or touches a socket,
+so tests drive every limit with a fake clock and no network (tests/server/core/test_lobby.py).
+
+Two clocks, as in the rest of the server: limits (token buckets, password backoff) take
+monotonic seconds, so a wall-clock step cannot refill a bucket; nothing here needs wall time.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from server.config import ServerConfig
+from server.core import guard
+from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
+from shared.protocol.base import ClientMessage, ServerMessage
+
+ConnId = int
+
+# Close codes (RFC 6455 §7.4.1); docs/protocol.md lists when each is used.
+CLOSE_GOING_AWAY = 1001  # server shutting down
+CLOSE_POLICY = 1008  # repeated bad frames, rate abuse, or too slow to read
+CLOSE_TOO_BIG = 1009  # frame above the hard limit (sent by websockets itself)
+CLOSE_TRY_LATER = 1013  # server full
+
+REPLAY_BYTES_PER_MESSAGE = 65536  # a replay costs one message of the budget per 64 KiB sent
+
+
+# The requests the standing desk answers (accounts, quick match, leaderboards, profiles).
+DESK = (ts.Register, ts.Login, ts.Queue, ts.Unqueue, ts.GetLeaderboard, ts.GetProfile)
+
+
+class Route(enum.Enum):
+    """Where a message that passed the lobby's checks goes next (the gateway does the I/O)."""
+
+    PING = "ping"
+    HELLO = "hello"
+    DESK = "desk"  # accounts, quick match, leaderboard (server/net/desk.py)
+    ROOM = "room"  # the connection's room (local actor, a relay, or a hub)
+    LIST_ROOMS = "list_rooms"
+    CREATE = "create"
+    ENTER = "enter"
+    LIST_MATCHES = "list_matches"
+    REPLAY = "replay"
+
+
+_LOBBY_ROUTES: dict[type[ClientMessage], Route] = {
+    ts.Ping: Route.PING,
+    ts.Hello: Route.HELLO,
+    ts.ListRooms: Route.LIST_ROOMS,
+    ts.CreateRoom: Route.CREATE,
+    ts.Join: Route.ENTER,
+    ts.Spectate: Route.ENTER,
+    ts.Rejoin: Route.ENTER,
+    ts.ListMatches: Route.LIST_MATCHES,
+    ts.GetReplay: Route.REPLAY,
+}
+
+
+@dataclass(slots=True)
+class Caller:
+    """One connection as the lobby sees it."""
+
+    conn: ConnId
+    addr: str
+    tokens: float  # the message budget (a token bucket)
+    refill_at: float  # monotonic seconds of the last refill
+    player_id: str | None = None  # set by hello
+    name: str = ""
+    strikes: int = 0  # bad or rate-limited frames
+    created: set[str] = field(default_factory=set)  # open rooms it created
+    wrong_passwords: int = 0
+    replay_busy: bool = False
+    closed: bool = False  # a close was decided: nothing more is sent to it
+
+
+@dataclass(slots=True)
+class Out:
+    """What the gateway must do: replies to send and connections to close, in order."""
+
+    replies: list[tuple[ConnId, ServerMessage]] = field(default_factory=list)
+    closes: list[tuple[ConnId, int, str]] = field(default_factory=list)
+
+    def reply(self, conn: ConnId, msg: ServerMessage) -> Out:
+        self.replies.append((conn, msg))
+        return self
+
+    def __bool__(self) -> bool:
+        return bool(self.replies or self.closes)
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """A websocket connection the server will not serve: close it with this code and reason."""
+
+    code: int
+    reason: str
+
+
+@dataclass(slots=True)
+class _RoomEntry:
+    creator: str | None
+    address: str | None
+
+
+class Lobby:
+    """Every lobby decision, for every connection and open room of one server."""
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.callers: dict[ConnId, Caller] = {}
+        self.draining = False
+        # Open TCP connections per peer address, handshakes in progress included.
+        self.per_address: Counter[str] = Counter()
+        # Cluster nodes seen relaying clients (their relays carry each client's own address):
+        # not held to the per-address connection cap (server/cluster/relay.py).
+        self.trusted_peers: set[str] = set()
+        self.rooms: dict[str, _RoomEntry] = {}
+        # Open rooms per creator and per creating address (counts: O(1) per create).
+        self.rooms_by_creator: Counter[str] = Counter()
+        self.rooms_by_address: Counter[str] = Counter()
+        self.guard = guard.PasswordGuard()
+        self._next_conn = 0
+
+    # Connections ---------------------------------------------------------------------------
+    def tcp_opened(self, addr: str) -> bool:
+        """A TCP connection from ``addr`` arrived (before any handshake): count it, or refuse it
+        (False) when that address already holds its share."""
+        if (
+            self.per_address[addr] >= self.config.max_connections_per_address
+            and addr not in self.trusted_peers
+        ):
+            return False
+        self.per_address[addr] += 1
+        return True
+
+    def tcp_closed(self, addr: str) -> None:
+        self.per_address[addr] -= 1
+        if self.per_address[addr] <= 0:
+            del self.per_address[addr]
+
+    def open(self, addr: str, now: float) -> Caller | Refused:
+        """A websocket handshake completed: a new caller with a full budget, or a refusal."""
+        if self.draining:
+            return Refused(CLOSE_GOING_AWAY, "server shutting down")
+        if len(self.callers) >= self.config.max_connections:
+            return Refused(CLOSE_TRY_LATER, "server full")
+        self._next_conn += 1
+        caller = Caller(self._next_conn, addr, tokens=self.config.burst, refill_at=now)
+        self.callers[caller.conn] = caller
+        return caller
+
+    def closed(self, conn: ConnId) -> None:
+        self.callers.pop(conn, None)
+
+    def hello_late(self, conn: ConnId) -> Out:
+        """The hello deadline passed: a connection that never said hello gives its slot back."""
+        caller = self.callers.get(conn)
+        out = Out()
+        if caller is not None and caller.player_id is None:
+            self._close(out, caller, CLOSE_POLICY, "no hello in time")
+        return out
+
+    def _close(self, out: Out, caller: Caller, code: int, reason: str) -> None:
+        if not caller.closed:
+            caller.closed = True
+            out.closes.append((caller.conn, code, reason))
+
+    def _strike(self, out: Out, caller: Caller) -> None:
+        caller.strikes += 1
+        if caller.strikes >= self.config.max_strikes:
+            self._close(out, caller, CLOSE_POLICY, "too many bad messages")
+
+    # Frames --------------------------------------------------------------------------------
+    def frame(self, conn: ConnId, now: float) -> Out | None:
+        """A frame arrived: None if it is within the budget (one token spent), else the
+        refusal (a strike; too many strikes close the connection)."""
+        caller = self.callers[conn]
+        cfg = self.config
+        caller.tokens = min(cfg.burst, caller.tokens + (now - caller.refill_at) * cfg.rate)
+        caller.refill_at = now
+        if caller.tokens >= 1.0:
+            caller.tokens -= 1.0
+            return None
+        out = Out().reply(
+            conn,
+            error(ErrorCode.RATE_LIMITED, f"Slow down: at most {cfg.rate:g} messages per second."),
+        )
+        self._strike(out, caller)
+        return out
+
+    def bad_frame(self, conn: ConnId, refusal: tc.Error) -> Out:
+        """A frame the codec refused: the error goes back, and it counts as a strike."""
+        out = Out().reply(conn, refusal)
+        self._strike(out, self.callers[conn])
+        return out
+
+    def route(self, conn: ConnId, msg: ClientMessage) -> Route | Out:
+        """Where ``msg`` goes, or the refusal (nothing but ping and hello before hello)."""
+        caller = self.callers[conn]
+        route = _LOBBY_ROUTES.get(type(msg))
+        if route in (Route.PING, Route.HELLO):
+            assert route is not None
+            return route
+        if caller.player_id is None:
+            return Out().reply(conn, error(ErrorCode.HELLO_FIRST, "Say hello first.", msg.id))
+        if route is not None:
+            return route
+        return Route.DESK if isinstance(msg, DESK) else Route.ROOM
+
+    # Identities ------------------------------------------------------------------------------
+    def hello_refusal(self, conn: ConnId, msg: ts.Hello) -> tc.Error | None:
+        """Why this hello cannot be answered with an identity (a second hello, another
+        protocol version), or None."""
+        if self.callers[conn].player_id is not None:
+            return error(ErrorCode.ALREADY_GREETED, "You already said hello.", msg.id)
+        if msg.v != PROTOCOL_VERSION:
+            return error(
+                ErrorCode.UNSUPPORTED_VERSION,
+                f"This server speaks protocol version {PROTOCOL_VERSION}.",
+                msg.id,
+            )
+        return None
+
+    def greeted(self, conn: ConnId, player_id: str, name: str) -> None:
+        """Hello succeeded (the gateway found or made the identity)."""
+        caller = self.callers.get(conn)
+        if caller is not None:
+            caller.player_id, caller.name = player_id, name
+
+    # Rooms -----------------------------------------------------------------------------------
+    def room_refusal(self, conn: ConnId) -> str | None:
+        """Why this caller may not create a room now (the room caps), or None. Asked before
+        and again after the (slow) password hashing: others may have created rooms since."""
+        cfg = self.config
+        caller = self.callers[conn]
+        if self.draining:
+            return "The server is shutting down."
+        if len(self.rooms) >= cfg.max_rooms:
+            return "The server is full."
+        assert caller.player_id is not None
+        mine = self.rooms_by_creator[caller.player_id]
+        if mine >= cfg.max_rooms_per_identity:
+            return (
+                f"You already have {mine} open rooms; at most "
+                f"{cfg.max_rooms_per_identity} per player."
+            )
+        if self.rooms_by_address[caller.addr] >= cfg.max_rooms_per_address:
+            return f"At most {cfg.max_rooms_per_address} open rooms from one address."
+        if len(caller.created) >= cfg.max_rooms_per_connection:
+            return f"At most {cfg.max_rooms_per_connection} open rooms per connection."
+        return None
+
+    def room_opened(self, room_id: str, creator: str | None, conn: ConnId | None = None) -> None:
+        """A room is open on this server: created by ``conn`` now, or restored/taken over
+        (``conn`` None: its creator's identity still counts, no address does)."""
+        caller = self.callers.get(conn) if conn is not None else None
+        address = caller.addr if caller is not None else None
+        self.rooms[room_id] = _RoomEntry(creator, address)
+        if creator is not None:
+            self.rooms_by_creator[creator] += 1
+        if address is not None:
+            self.rooms_by_address[address] += 1
+        if caller is not None:
+            caller.created.add(room_id)
+
+    def room_closed(self, room_id: str) -> None:
+        entry = self.rooms.pop(room_id, None)
+        if entry is None:
+            return
+        for counter, key in (
+            (self.rooms_by_creator, entry.creator),
+            (self.rooms_by_address, entry.address),
+        ):
+            if key is not None:
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
+        for caller in self.callers.values():
+            caller.created.discard(room_id)
+
+    # Private rooms' passwords --------------------------------------------------------------------
+    def password_wait(self, conn: ConnId, room_id: str, re: int | None, now: float) -> Out | None:
+        """None if this caller may try a password for ``room_id`` now; else the refusal (which
+        counts as a wrong password: a guesser who ignores the wait is closed all the same)."""
+        caller = self.callers[conn]
+        assert caller.player_id is not None
+        wait = self.guard.wait(guard.keys(room_id, caller.player_id, caller.addr), now)
+        if wait <= 0:
+            return None
+        return self.password_held(conn, wait, re)
+
+    def password_held(self, conn: ConnId, wait_s: float, re: int | None) -> Out:
+        """The refusal for a caller that must wait ``wait_s`` before its next password (this
+        server's backoff, or a cluster's count over every node); it counts as a wrong one."""
+        caller = self.callers[conn]
+        out = Out().reply(
+            conn,
+            error(
+                ErrorCode.RATE_LIMITED,
+                f"Too many wrong passwords; try again in {math.ceil(wait_s)} s.",
+                re,
+            ),
+        )
+        self._wrong_password(out, caller)
+        return out
+
+    def password_checked(
+        self, conn: ConnId, room_id: str, ok: bool, msg: ts.Join | ts.Spectate, now: float
+    ) -> Out:
+        """The password was checked: a right one clears this pair's backoff; a wrong one counts
+        against every tally (server/core/guard.py) and this connection. No password at all is a
+        question, not a guess."""
+        caller = self.callers[conn]
+        assert caller.player_id is not None
+        tallies = guard.keys(room_id, caller.player_id, caller.addr)
+        out = Out()
+        if ok:
+            self.guard.succeeded(tallies)
+            return out
+        out.reply(
+            conn, error(ErrorCode.BAD_PASSWORD, "Wrong password for this private room.", msg.id)
+        )
+        if msg.password is not None:
+            self.guard.failed(tallies, now)
+            self._wrong_password(out, caller)
+        return out
+
+    def _wrong_password(self, out: Out, caller: Caller) -> None:
+        caller.wrong_passwords += 1
+        if caller.wrong_passwords >= self.config.max_wrong_passwords:
+            self._close(out, caller, CLOSE_POLICY, "too many wrong passwords")
+
+    # Replays ---------------------------------------------------------------------------------
+    def replay_start(self, conn: ConnId, re: int | None) -> Out | None:
+        """None if this caller may have a replay built now (it is marked busy until
+        :meth:`replay_sent`); else the refusal: one replay at a time per connection."""
+        caller = self.callers[conn]
+        if not caller.replay_busy:
+            caller.replay_busy = True
+            return None
+        return Out().reply(
+            conn,
+            error(
+                ErrorCode.RATE_LIMITED,
+                "One replay at a time: wait for the one you asked for.",
+                re,
+            ),
+        )
+
+    def replay_sent(self, conn: ConnId, nbytes: int) -> None:
+        """The replay (``nbytes`` long) is on its way, or failed (0): bytes cost budget too."""
+        caller = self.callers.get(conn)
+        if caller is not None:
+            caller.replay_busy = False
+            caller.tokens -= nbytes // REPLAY_BYTES_PER_MESSAGE

@@ -1,0 +1,1 @@
+"""The network shell: the websocket gateway, the HTTP routes, the room actors."""

@@ -1,0 +1,1 @@
+"""The physics worker pool (separate processes)."""

@@ -1,0 +1,1 @@
+"""Persistence: SQLite, PostgreSQL, migrations and the record forms."""

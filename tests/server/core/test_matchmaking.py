@@ -1,0 +1,141 @@
+"""Quick-match pairing (pure, time passed in)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.core.accounts import AccountsConfig
+from server.core.matchmaking import Matchmaker, Ticket
+
+CFG = AccountsConfig(window=100, widen_per_s=10, max_window=800, bot_after_s=30)
+
+
+def ticket(key: int, rating: float, since: int = 0, **kw: object) -> Ticket:
+    base = Ticket(key, f"p{key}", "three_cushion", None, rating, False, since)
+    return replace(base, **kw)  # type: ignore[arg-type]
+
+
+def test_closest_ratings_are_paired_first() -> None:
+    mm = Matchmaker(CFG)
+    for k, r in enumerate([1500, 1580, 1520, 1900]):
+        mm.add(ticket(k, r))
+    (pair,) = mm.pair(0)
+    assert {pair.a.rating, pair.b.rating} == {1500, 1520}
+    assert len(mm) == 2  # 1580 and 1900 wait on (320 apart, windows of 100)
+
+
+def test_players_left_between_pairs_are_paired_too() -> None:
+    # 1050-1060 is the closest pair; 1000 and 1100 are then neighbours, 100 apart: a fit.
+    mm = Matchmaker(CFG)
+    for k, r in enumerate([1000, 1050, 1060, 1100]):
+        mm.add(ticket(k, r))
+    pairs = mm.pair(0)
+    assert sorted(sorted((p.a.rating, p.b.rating)) for p in pairs) == [
+        [1000, 1100],
+        [1050, 1060],
+    ]
+
+
+def test_the_window_widens_with_waiting() -> None:
+    mm = Matchmaker(CFG)
+    mm.add(ticket(1, 1500, since=0))
+    mm.add(ticket(2, 1800, since=0))
+    assert mm.pair(10_000) == []  # windows of 200 after 10 s: 300 apart is too far
+    assert mm.pair(19_000) == []  # 290
+    (pair,) = mm.pair(20_000)  # 300: both accept now
+    assert {pair.a.player_id, pair.b.player_id} == {"p1", "p2"}
+
+
+def test_both_players_must_accept_the_gap() -> None:
+    mm = Matchmaker(CFG)
+    mm.add(ticket(1, 1500, since=0))  # has waited long: window 800
+    mm.add(ticket(2, 2000, since=100_000))  # just came: window 100
+    assert mm.pair(100_000) == []
+    assert len(mm.pair(140_000)) == 1  # the newcomer's window reached 500
+
+
+def test_pools_do_not_mix() -> None:
+    mm = Matchmaker(CFG)
+    mm.add(ticket(1, 1500))
+    mm.add(ticket(2, 1500, discipline="one_cushion"))
+    mm.add(ticket(3, 1500, distance=15))
+    assert mm.pair(1_000_000) == []
+
+
+def test_a_bot_is_offered_only_after_the_wait_and_never_instead_of_a_human() -> None:
+    mm = Matchmaker(CFG)
+    mm.add(ticket(1, 1500, since=0))
+    mm.add(ticket(9, 1900, since=0, bot=True))
+    mm.add(ticket(8, 1450, since=0, bot=True))
+    assert mm.pair(29_000) == []  # no human around, but the bot wait has not passed
+    (pair,) = mm.pair(30_000)
+    assert pair.with_bot and pair.a.key == 1 and pair.b.key == 8  # the nearest bot
+    # Two humans in the window: they play each other, the bot waits.
+    mm.add(ticket(2, 1500, since=0))
+    mm.add(ticket(3, 1510, since=0))
+    (pair,) = mm.pair(60_000)
+    assert not pair.with_bot and 9 in mm
+    # Bots are never paired with each other.
+    mm.add(ticket(7, 1900, since=0, bot=True))
+    assert mm.pair(10**9) == []
+
+
+def test_one_ticket_per_key_remove_and_capacity() -> None:
+    mm = Matchmaker(AccountsConfig(max_queue=2))
+    assert mm.add(ticket(1, 1500)) and mm.add(ticket(1, 1600))  # re-queue replaces
+    assert len(mm) == 1
+    assert mm.add(ticket(2, 1500))
+    assert not mm.add(ticket(3, 1500))  # full
+    assert mm.remove(2) is not None and mm.remove(2) is None
+    mm.add(ticket(4, 1600, player_id="p1"))  # the same player on two connections
+    assert mm.pair(10**9) == []
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(800, 2600),  # rating
+            st.integers(0, 120_000),  # waited ms
+            st.sampled_from(["three_cushion", "one_cushion"]),
+            st.sampled_from([None, 10]),
+            st.booleans(),  # bot
+        ),
+        max_size=60,
+    )
+)
+def test_every_pairing_is_fair_by_the_rules(
+    specs: list[tuple[float, int, str, int | None, bool]],
+) -> None:
+    now = 200_000
+    mm = Matchmaker(CFG)
+    tickets = [
+        Ticket(i, f"p{i}", disc, dist, rating, bot, now - waited)
+        for i, (rating, waited, disc, dist, bot) in enumerate(specs)
+    ]
+    for t in tickets:
+        mm.add(t)
+    pairs = mm.pair(now)
+    seen: set[object] = set()
+    for p in pairs:
+        assert p.a.key not in seen and p.b.key not in seen  # nobody plays twice
+        seen.update((p.a.key, p.b.key))
+        assert p.a.pool == p.b.pool  # same discipline and distance
+        assert not (p.a.bot and p.b.bot)  # bots never play each other
+        if p.with_bot:  # a bot only for a human who waited long enough
+            human = p.b if p.a.bot else p.a
+            assert now - human.since_ms >= CFG.bot_after_s * 1000
+        else:  # two humans: within both windows
+            gap = abs(p.a.rating - p.b.rating)
+            assert gap <= min(mm.window(p.a, now), mm.window(p.b, now)) + 1e-9
+    assert len(mm) == len(tickets) - 2 * len(pairs)  # the paired left the queue, nobody else
+    # Nobody left waiting could have been paired with another human left waiting.
+    left = [t for t in tickets if t.key not in seen and not t.bot]
+    for a in left:
+        for b in left:
+            if a.key != b.key and a.pool == b.pool:
+                gap = abs(a.rating - b.rating)
+                assert gap > min(mm.window(a, now), mm.window(b, now))
