@@ -17,7 +17,7 @@ import msgpack
 from PIL import Image
 
 from client.stats import gather, report, run, write_charts
-from server.lobby import GameServer
+from server.net.gateway import GameServer
 from shared.analysis.patterns import Pattern, attempted, classify, route
 from shared.physics.trajectory import decode_trajectory
 from shared.physics.types import Event
