@@ -17,6 +17,7 @@ from client.app import words
 from client.app.layout import TableLayout
 from client.app.model import GameModel
 from client.app.widgets import ACCENT, DIM, TEXT, Labels
+from shared.analysis.patterns import Step
 from shared.analysis.reading import EventLine, StrokeReading
 
 PATH_COLOUR = (255, 240, 150, 200)
@@ -75,8 +76,14 @@ def freeze_at(model: GameModel, clock: ReplayClock, t: float) -> None:
     clock.jump_to(anim.start_ms - anim.ahead_ms + t * 1000.0 - model.clock_offset_ms)
 
 
-def draw_path(layout: TableLayout, reading: StrokeReading, labels: Labels) -> None:
-    """The cue ball's whole path, each cushion contact ringed and numbered in diamonds."""
+def draw_path(
+    layout: TableLayout,
+    reading: StrokeReading,
+    labels: Labels,
+    number: Callable[[int, Step], str | None] | None = None,
+) -> None:
+    """The cue ball's whole path, each cushion contact ringed and numbered in diamonds
+    (``number(i, step)`` chooses the label of the i-th cushion contact; None: no label)."""
     pts = [layout.to_screen(x, y) for x, y in reading.path]
     if len(pts) > 1:
         arcade.draw_line_strip(pts, PATH_COLOUR, 2)
@@ -84,18 +91,12 @@ def draw_path(layout: TableLayout, reading: StrokeReading, labels: Labels) -> No
     for i, step in enumerate(s for s in reading.steps if s.is_cushion):
         sx, sy = layout.to_screen(*step.pos)
         arcade.draw_circle_outline(sx, sy, r, CONTACT_COLOUR, 2)
-        if step.diamonds is not None:
-            labels.draw(
-                f"dia{i}",
-                f"{step.diamonds:.1f}",
-                sx,
-                sy + r + 4,
-                11,
-                ACCENT,
-                "center",
-                "bottom",
-                bold=True,
-            )
+        if number is not None:
+            text = number(i, step)
+        else:
+            text = None if step.diamonds is None else f"{step.diamonds:.1f}"
+        if text is not None:
+            labels.draw(f"dia{i}", text, sx, sy + r + 4, 11, ACCENT, "center", "bottom", bold=True)
 
 
 def draw_tip(cx: float, cy: float, radius: float, tip_x: float, tip_y: float) -> None:

@@ -70,8 +70,8 @@ class Drill:
     @property
     def task(self) -> str:
         return (
-            f"Send the cue ball round three cushions (right, top, left) to diamond "
-            f"{self.target:g} of the third rail, with running english."
+            f"With running english, send the cue ball off the right cushion, the top cushion "
+            f"and the left cushion, to reach diamond {self.target:g} of that third cushion."
         )
 
     @property
@@ -122,7 +122,10 @@ class Attempt:
     @property
     def sentence(self) -> str:
         if self.arrival is None:
-            return "The cue ball did not go right, top, left before touching a ball."
+            return (
+                "The cue ball did not meet the right cushion, the top cushion and the left "
+                "cushion in that order."
+            )
         return (
             f"{self.grade.words}: the cue ball reached {self.arrival:.1f} on the third rail "
             f"(the target was {self.target:g})."

@@ -89,6 +89,18 @@ def balls_before(trajectory: Mapping[BallName, Sequence[Segment]]) -> dict[BallN
     return {b: (segs[0].pos[0], segs[0].pos[1]) for b, segs in trajectory.items() if segs}
 
 
+def path_of(
+    events: Sequence[Event], trajectory: Mapping[BallName, Sequence[Segment]], cue: BallName
+) -> tuple[Point, ...]:
+    """The cue ball's centre every ``PATH_STEP`` seconds from the strike to rest."""
+    rest = next((e.t for e in events if e.kind == "rest"), None)
+    end = (
+        rest if rest is not None else max((s[-1].t0 for s in trajectory.values() if s), default=0.0)
+    )
+    n = max(1, math.ceil(end / PATH_STEP))
+    return tuple(position_at(trajectory, cue, min(end, k * PATH_STEP)) for k in range(n + 1))
+
+
 def _event_text(e: Event, steps: Mapping[float, Step]) -> str | None:
     if e.kind == "ball_ball":
         a, b = e.balls
@@ -120,10 +132,7 @@ def read_played(msg: StrokePlayed, table: TableSpec) -> StrokeReading:
         if (text := _event_text(e, cushion_steps if cue in e.balls else {})) is not None
     )
     c = msg.stroke.cue
-    rest = next((e.t for e in events if e.kind == "rest"), None)
-    end = rest if rest is not None else max((s[-1].t0 for s in traj.values() if s), default=0.0)
-    n = max(1, math.ceil(end / PATH_STEP))
-    path = tuple(position_at(traj, cue, min(end, k * PATH_STEP)) for k in range(n + 1))
+    path = path_of(events, traj, cue)
     route_name = attempted(steps)
     return StrokeReading(
         cue=cue,

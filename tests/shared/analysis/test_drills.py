@@ -49,7 +49,7 @@ def test_another_route_is_off_the_system() -> None:
     drill = corner_five(5.0, 3.0)
     attempt = _play(Stroke(0.0, 2.0), drill)  # straight up the table: top cushion first
     assert attempt.arrival is None and attempt.grade is Grade.OFF
-    assert attempt.sentence.startswith("The cue ball did not go right, top, left")
+    assert attempt.sentence.startswith("The cue ball did not meet the right cushion")
 
 
 def test_a_session_shows_progress() -> None:
