@@ -12,16 +12,32 @@ import os
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shared import rules, wireviews
-from shared.analysis.layouts import lay_out
+from shared.analysis.layouts import Layout, lay_out
 from shared.physics import Stroke
 from shared.physics.trajectory import encode_trajectory, event_wire
 from shared.protocol import to_client as tc
 from shared.protocol import views as pv
 from shared.table import MATCH
 
+if TYPE_CHECKING:
+    from client.app.model import GameModel
+
 START_MS = 1_700_000_000_000
+
+
+def point_layout() -> Layout:
+    return lay_out(
+        MATCH,
+        (0.7, 0.5),
+        Stroke(0.0, 4.0, 0.2, 0.1),
+        first_after=0,
+        first_where=0.5,
+        cut=0.35,
+        second_after=3,
+    )
 
 
 def point_replay() -> tc.Replay:
@@ -87,6 +103,7 @@ def render(outdir: Path) -> list[Path]:
     from client.app.app import Controller, make_window, save_screenshot
     from client.app.drill_view import DrillView
     from client.app.replay_view import ReplayView
+    from client.app.table_view import TableView
 
     outdir.mkdir(parents=True, exist_ok=True)
     window = make_window(visible=False)
@@ -109,8 +126,27 @@ def render(outdir: Path) -> list[Path]:
     window.show_view(drill)
     out.append(save_screenshot(window, outdir / "drill.png"))
     _texts(drill.scene.labels.shown, outdir / "drill.json")
+    hints_model = hints_scene()
+    controller = Controller(window, hints_model)
+    table = TableView(controller)
+    table.hints.ask("three_cushion", "match", hints_model.resting_balls(), "white", wait=True)
+    window.show_view(table)
+    controller.pump()
+    out.append(save_screenshot(window, outdir / "hints.png"))
+    _texts(table.scene.labels.shown, outdir / "hints.json")
     window.close()
     return out
+
+
+def hints_scene() -> GameModel:
+    """A practice table with the balls of the around-the-table point above."""
+    from client.app.scenes import _model, match_at, room_view, snapshot, wire
+
+    layout = point_layout()
+    model = _model(0)
+    m = match_at(dict(layout.balls), practice=True, deadline_ms=None)
+    model.apply(wire(snapshot(room_view(practice=True), m, 0)))
+    return model
 
 
 def _texts(shown: dict[str, tuple[str, float, float]], path: Path) -> None:

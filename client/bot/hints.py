@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from client.bot.levels import level
 from client.bot.plan import Candidate, Judge, Search, simulate
 from client.bot.problem import Problem
-from shared.analysis.patterns import attempted, route
+from shared.analysis.patterns import attempted, route, scoring_route
 from shared.analysis.reading import path_of
 from shared.physics.types import MISCUE_LIMIT, Stroke
 from shared.table import Point
@@ -37,7 +37,7 @@ class Hint:
     chance: float  # share of the error trials that scored
     trials: int
     route: str | None  # the route's name as players say it (patterns.py), if it has one
-    path: tuple[Point, ...]  # the cue ball's path as intended, strike to rest
+    path: tuple[Point, ...]  # the cue ball's path as intended, strike to the scoring contact
 
     @property
     def sentence(self) -> str:
@@ -90,12 +90,14 @@ def hints(
         result = simulate(table, problem.balls, cue, c.stroke)
         steps = route(result.events, result.trajectory, cue, table)
         name = attempted(steps)
+        scored = scoring_route(steps)
+        until = scored[-1].t if scored else None
         hint = Hint(
             c.stroke,
             p,
             trials,
             None if name is None else name.label,
-            path_of(result.events, result.trajectory, cue),
+            path_of(result.events, result.trajectory, cue, until),
         )
         if all(_apart(hint, h) for h in out):
             out.append(hint)

@@ -90,13 +90,19 @@ def balls_before(trajectory: Mapping[BallName, Sequence[Segment]]) -> dict[BallN
 
 
 def path_of(
-    events: Sequence[Event], trajectory: Mapping[BallName, Sequence[Segment]], cue: BallName
+    events: Sequence[Event],
+    trajectory: Mapping[BallName, Sequence[Segment]],
+    cue: BallName,
+    until: float | None = None,
 ) -> tuple[Point, ...]:
-    """The cue ball's centre every ``PATH_STEP`` seconds from the strike to rest."""
+    """The cue ball's centre every ``PATH_STEP`` seconds from the strike to rest (or to
+    ``until`` seconds)."""
     rest = next((e.t for e in events if e.kind == "rest"), None)
     end = (
         rest if rest is not None else max((s[-1].t0 for s in trajectory.values() if s), default=0.0)
     )
+    if until is not None:
+        end = min(end, until)
     n = max(1, math.ceil(end / PATH_STEP))
     return tuple(position_at(trajectory, cue, min(end, k * PATH_STEP)) for k in range(n + 1))
 

@@ -17,7 +17,7 @@ from PIL import Image
 
 from client.app.layout import TableLayout
 from client.app.replay_analysis import CONTACT_COLOUR
-from client.app.study_shots import point_replay
+from client.app.study_shots import point_layout, point_replay
 from client.app.words import JARGON
 from shared.analysis.drills import corner_five_drills
 from shared.analysis.reading import read_played
@@ -97,5 +97,33 @@ def test_the_drill_screen_rings_the_target_and_scores_the_stroke(rendered: Path)
     assert texts["drill3"].startswith("On the number: the cue ball reached 3.2")
     assert texts["drill4"].startswith("3 attempts")
     assert texts["dia2"] == "3.2"  # only the third cushion is numbered, in the system's count
+    for text in texts.values():
+        assert not JARGON.search(str(text)), text
+
+
+def test_hints_are_drawn_on_the_practice_table_with_their_chances(rendered: Path) -> None:
+    img = Image.open(rendered / "hints.png").convert("RGB")
+    texts = _texts(rendered, "hints")
+    lines = [texts[k] for k in sorted(texts) if k.startswith("hintline")]
+    assert 1 <= len(lines) <= 3
+    assert lines[0].startswith("1: ") and lines[0].endswith("· press a number to play it")
+    for i, line in enumerate(lines):
+        assert line.startswith(f"{i + 1}: ") and "% of the time with a good player's error" in line
+        assert texts[f"hint{i}"] == str(i + 1)  # each path numbered where it scores
+    # The first hint's path is drawn in its colour on the cloth (away from the yellow ball,
+    # which is of a like colour).
+    layout = TableLayout.fit(MATCH, W, H)
+    yx, yy = layout.to_screen(*point_layout().balls["yellow"])
+    far = 3 * layout.ball_radius_px
+    gold = 0
+    for x in range(200, 1080):
+        for y in range(200, 640):
+            if math.hypot(x - yx, (H - y) - yy) < far:
+                continue
+            px = img.getpixel((x, y))
+            assert isinstance(px, tuple)
+            if abs(px[0] - 255) < 30 and abs(px[1] - 210) < 30 and px[2] < 130:
+                gold += 1
+    assert gold > 200
     for text in texts.values():
         assert not JARGON.search(str(text)), text
