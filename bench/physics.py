@@ -20,6 +20,7 @@ from typing import Any
 import msgpack
 import pymunk
 
+from bench import physics_figures
 from shared.physics import DEFAULT_SPEC, Stroke, encode_trajectory, simulate
 from shared.physics.diamonds import Arrival, corner_five_stroke, third_rail_arrival
 from shared.physics.strike import strike
@@ -247,6 +248,7 @@ def run() -> list[str]:
         "corner-5 system at 2.5 m/s, running english as given: first rail -> third rail "
         "number at the cushion/at the diamond line (system: origin - first rail)",
         *corner_five_lines(),
+        *physics_figures.lines(),
         f"ratio baseline/event engine: {base_per_s / ours_per_s:.0f}x per simulated second, "
         f"{sum(base_ms) / sum(same):.0f}x on the same {BASELINE_STROKES} strokes",
     ]

@@ -38,11 +38,6 @@ def sheet_view(sheet: Scoresheet) -> pv.Scoresheet:
     )
 
 
-def match_sheet_view(state: MatchState) -> pv.Scoresheet:
-    """The scoresheet of ``state`` as the protocol's view."""
-    return sheet_view(scoresheet(state))
-
-
 def _line_view(line: Line) -> pv.SheetLine:
     return pv.SheetLine(
         points=line.points,

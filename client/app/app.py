@@ -199,11 +199,6 @@ class Controller:
 
         self.window.show_view(LobbyView(self))
 
-    def show_standing(self) -> None:
-        from client.app.standing_view import StandingView
-
-        self.window.show_view(StandingView(self))
-
     def show_account(self, action: str) -> None:
         """The account and quick-match screen, opened for ``action``: "login" or "register"
         (the name field ready), "profile" (this account's), "queue" (quick match, at once)

@@ -472,7 +472,7 @@ class ClusterNode:
         proof = request.headers.get(RELAY_HEADER)
         if proof is None or not hmac.compare_digest(proof, self.secret):
             return
-        self.server.trusted_peers.add(client.addr)
+        self.server.trust_peer(client.addr)
         client.addr = request.headers.get(CLIENT_HEADER, client.addr)[:64]
         self.relayed_conns.add(client.conn)
         if request.headers.get(HUB_HEADER) is not None:

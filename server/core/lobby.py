@@ -1,12 +1,13 @@
 """The lobby's logic, sans I/O: connections' budgets, identities, the room directory's caps,
 password backoff and replay pacing (STYLE.md; the same shape as :class:`server.core.room.Room`).
 
-Theory of operation. The gateway (``server/net/gateway.py``)
-owns the sockets, the outbound queues, the
-database, the password-hashing pool and the rooms' actors; it asks this class every question
-whose answer is policy, with the time passed in, and carries out the :class:`Out` it gets back
-(replies to send, connections to close). Nothing here awaits, reads a clock or touches a socket,
-so tests drive every limit with a fake clock and no network (tests/server/core/test_lobby.py).
+Theory of operation. The gateway (``server/net/gateway.py``) owns the sockets, the outbound
+queues, the database, the password-hashing pool and the rooms' actors. Everything it tells or
+asks the lobby is one typed :class:`Request` passed to :meth:`Lobby.step` with the time, one
+transition each, like the room core's ``handle``; it carries out what comes back (an
+:class:`Out`: replies to send, connections to close; or a route, a caller, a refusal). Nothing
+here awaits, reads a clock or touches a socket, so tests drive every limit with a fake clock and
+no network (tests/server/core/test_lobby.py).
 
 Two clocks, as in the rest of the server: limits (token buckets, password backoff) take
 monotonic seconds, so a wall-clock step cannot refill a bucket; nothing here needs wall time.
@@ -17,7 +18,9 @@ from __future__ import annotations
 import enum
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar, cast
 
 from server.config import ServerConfig
 from server.core import guard
@@ -108,6 +111,134 @@ class Refused:
     reason: str
 
 
+R = TypeVar("R", covariant=True)
+
+
+class Request(Generic[R]):
+    """Something the gateway tells or asks the lobby; ``R`` is what :meth:`Lobby.step`
+    answers to it."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TcpOpened(Request[bool]):
+    addr: str
+
+
+@dataclass(frozen=True, slots=True)
+class TcpClosed(Request[None]):
+    addr: str
+
+
+@dataclass(frozen=True, slots=True)
+class Opened(Request[Caller | Refused]):
+    addr: str
+
+
+@dataclass(frozen=True, slots=True)
+class Closed(Request[None]):
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class HelloLate(Request[Out]):
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class Frame(Request[Out | None]):
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class BadFrame(Request[Out]):
+    conn: ConnId
+    refusal: tc.Error
+
+
+@dataclass(frozen=True, slots=True)
+class Routed(Request[Route | Out]):
+    conn: ConnId
+    msg: ClientMessage
+
+
+@dataclass(frozen=True, slots=True)
+class HelloAsked(Request[tc.Error | None]):
+    conn: ConnId
+    msg: ts.Hello
+
+
+@dataclass(frozen=True, slots=True)
+class Greeted(Request[None]):
+    conn: ConnId
+    player_id: str
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoomAsked(Request[str | None]):
+    conn: ConnId
+
+
+@dataclass(frozen=True, slots=True)
+class RoomOpened(Request[None]):
+    room_id: str
+    creator: str | None
+    conn: ConnId | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoomClosed(Request[None]):
+    room_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordAsked(Request[Out | None]):
+    conn: ConnId
+    room_id: str
+    re: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordHeld(Request[Out]):
+    conn: ConnId
+    wait_s: float
+    re: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PasswordChecked(Request[Out]):
+    conn: ConnId
+    room_id: str
+    ok: bool
+    msg: ts.Join | ts.Spectate
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayAsked(Request[Out | None]):
+    conn: ConnId
+    re: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplaySent(Request[None]):
+    conn: ConnId
+    nbytes: int
+
+
+@dataclass(frozen=True, slots=True)
+class Drain(Request[None]):
+    """The server starts draining: no new connection, no new room."""
+
+
+@dataclass(frozen=True, slots=True)
+class PeerTrusted(Request[None]):
+    """``addr`` proved it is another node of the cluster: not held to the per-address cap."""
+
+    addr: str
+
+
 @dataclass(slots=True)
 class _RoomEntry:
     creator: str | None
@@ -133,10 +264,23 @@ class Lobby:
         self.guard = guard.PasswordGuard()
         self._next_conn = 0
 
+    def step(self, req: Request[R], now: float) -> R:
+        """The one way in: a request and the time (monotonic seconds), and its answer — the
+        replies and closes to carry out (:class:`Out`), a route, a caller or a refusal."""
+        handler = _HANDLERS[type(req)]
+        return cast(R, handler(self, req, now))
+
+    def _drain(self, req: Drain, _now: float) -> None:
+        self.draining = True
+
+    def _peer_trusted(self, req: PeerTrusted, _now: float) -> None:
+        self.trusted_peers.add(req.addr)
+
     # Connections ---------------------------------------------------------------------------
-    def tcp_opened(self, addr: str) -> bool:
+    def _tcp_opened(self, req: TcpOpened, _now: float) -> bool:
         """A TCP connection from ``addr`` arrived (before any handshake): count it, or refuse it
         (False) when that address already holds its share."""
+        addr = req.addr
         if (
             self.per_address[addr] >= self.config.max_connections_per_address
             and addr not in self.trusted_peers
@@ -145,13 +289,15 @@ class Lobby:
         self.per_address[addr] += 1
         return True
 
-    def tcp_closed(self, addr: str) -> None:
+    def _tcp_closed(self, req: TcpClosed, _now: float) -> None:
+        addr = req.addr
         self.per_address[addr] -= 1
         if self.per_address[addr] <= 0:
             del self.per_address[addr]
 
-    def open(self, addr: str, now: float) -> Caller | Refused:
+    def _open(self, req: Opened, now: float) -> Caller | Refused:
         """A websocket handshake completed: a new caller with a full budget, or a refusal."""
+        addr = req.addr
         if self.draining:
             return Refused(CLOSE_GOING_AWAY, "server shutting down")
         if len(self.callers) >= self.config.max_connections:
@@ -161,11 +307,13 @@ class Lobby:
         self.callers[caller.conn] = caller
         return caller
 
-    def closed(self, conn: ConnId) -> None:
+    def _closed(self, req: Closed, _now: float) -> None:
+        conn = req.conn
         self.callers.pop(conn, None)
 
-    def hello_late(self, conn: ConnId) -> Out:
+    def _hello_late(self, req: HelloLate, _now: float) -> Out:
         """The hello deadline passed: a connection that never said hello gives its slot back."""
+        conn = req.conn
         caller = self.callers.get(conn)
         out = Out()
         if caller is not None and caller.player_id is None:
@@ -183,9 +331,10 @@ class Lobby:
             self._close(out, caller, CLOSE_POLICY, "too many bad messages")
 
     # Frames --------------------------------------------------------------------------------
-    def frame(self, conn: ConnId, now: float) -> Out | None:
+    def _frame(self, req: Frame, now: float) -> Out | None:
         """A frame arrived: None if it is within the budget (one token spent), else the
         refusal (a strike; too many strikes close the connection)."""
+        conn = req.conn
         caller = self.callers[conn]
         cfg = self.config
         caller.tokens = min(cfg.burst, caller.tokens + (now - caller.refill_at) * cfg.rate)
@@ -200,14 +349,16 @@ class Lobby:
         self._strike(out, caller)
         return out
 
-    def bad_frame(self, conn: ConnId, refusal: tc.Error) -> Out:
+    def _bad_frame(self, req: BadFrame, _now: float) -> Out:
         """A frame the codec refused: the error goes back, and it counts as a strike."""
+        conn, refusal = req.conn, req.refusal
         out = Out().reply(conn, refusal)
         self._strike(out, self.callers[conn])
         return out
 
-    def route(self, conn: ConnId, msg: ClientMessage) -> Route | Out:
+    def _route(self, req: Routed, _now: float) -> Route | Out:
         """Where ``msg`` goes, or the refusal (nothing but ping and hello before hello)."""
+        conn, msg = req.conn, req.msg
         caller = self.callers[conn]
         route = _LOBBY_ROUTES.get(type(msg))
         if route in (Route.PING, Route.HELLO):
@@ -220,9 +371,10 @@ class Lobby:
         return Route.DESK if isinstance(msg, DESK) else Route.ROOM
 
     # Identities ------------------------------------------------------------------------------
-    def hello_refusal(self, conn: ConnId, msg: ts.Hello) -> tc.Error | None:
+    def _hello_refusal(self, req: HelloAsked, _now: float) -> tc.Error | None:
         """Why this hello cannot be answered with an identity (a second hello, another
         protocol version), or None."""
+        conn, msg = req.conn, req.msg
         if self.callers[conn].player_id is not None:
             return error(ErrorCode.ALREADY_GREETED, "You already said hello.", msg.id)
         if msg.v != PROTOCOL_VERSION:
@@ -233,16 +385,18 @@ class Lobby:
             )
         return None
 
-    def greeted(self, conn: ConnId, player_id: str, name: str) -> None:
+    def _greeted(self, req: Greeted, _now: float) -> None:
         """Hello succeeded (the gateway found or made the identity)."""
+        conn, player_id, name = req.conn, req.player_id, req.name
         caller = self.callers.get(conn)
         if caller is not None:
             caller.player_id, caller.name = player_id, name
 
     # Rooms -----------------------------------------------------------------------------------
-    def room_refusal(self, conn: ConnId) -> str | None:
+    def _room_refusal(self, req: RoomAsked, _now: float) -> str | None:
         """Why this caller may not create a room now (the room caps), or None. Asked before
         and again after the (slow) password hashing: others may have created rooms since."""
+        conn = req.conn
         cfg = self.config
         caller = self.callers[conn]
         if self.draining:
@@ -262,9 +416,10 @@ class Lobby:
             return f"At most {cfg.max_rooms_per_connection} open rooms per connection."
         return None
 
-    def room_opened(self, room_id: str, creator: str | None, conn: ConnId | None = None) -> None:
+    def _room_opened(self, req: RoomOpened, _now: float) -> None:
         """A room is open on this server: created by ``conn`` now, or restored/taken over
         (``conn`` None: its creator's identity still counts, no address does)."""
+        room_id, creator, conn = req.room_id, req.creator, req.conn
         caller = self.callers.get(conn) if conn is not None else None
         address = caller.addr if caller is not None else None
         self.rooms[room_id] = _RoomEntry(creator, address)
@@ -275,7 +430,8 @@ class Lobby:
         if caller is not None:
             caller.created.add(room_id)
 
-    def room_closed(self, room_id: str) -> None:
+    def _room_closed(self, req: RoomClosed, _now: float) -> None:
+        room_id = req.room_id
         entry = self.rooms.pop(room_id, None)
         if entry is None:
             return
@@ -291,19 +447,21 @@ class Lobby:
             caller.created.discard(room_id)
 
     # Private rooms' passwords --------------------------------------------------------------------
-    def password_wait(self, conn: ConnId, room_id: str, re: int | None, now: float) -> Out | None:
+    def _password_wait(self, req: PasswordAsked, now: float) -> Out | None:
         """None if this caller may try a password for ``room_id`` now; else the refusal (which
         counts as a wrong password: a guesser who ignores the wait is closed all the same)."""
+        conn, room_id, re = req.conn, req.room_id, req.re
         caller = self.callers[conn]
         assert caller.player_id is not None
         wait = self.guard.wait(guard.keys(room_id, caller.player_id, caller.addr), now)
         if wait <= 0:
             return None
-        return self.password_held(conn, wait, re)
+        return self._password_held(PasswordHeld(conn, wait, re), now)
 
-    def password_held(self, conn: ConnId, wait_s: float, re: int | None) -> Out:
+    def _password_held(self, req: PasswordHeld, _now: float) -> Out:
         """The refusal for a caller that must wait ``wait_s`` before its next password (this
         server's backoff, or a cluster's count over every node); it counts as a wrong one."""
+        conn, wait_s, re = req.conn, req.wait_s, req.re
         caller = self.callers[conn]
         out = Out().reply(
             conn,
@@ -316,12 +474,11 @@ class Lobby:
         self._wrong_password(out, caller)
         return out
 
-    def password_checked(
-        self, conn: ConnId, room_id: str, ok: bool, msg: ts.Join | ts.Spectate, now: float
-    ) -> Out:
+    def _password_checked(self, req: PasswordChecked, now: float) -> Out:
         """The password was checked: a right one clears this pair's backoff; a wrong one counts
         against every tally (server/core/guard.py) and this connection. No password at all is a
         question, not a guess."""
+        conn, room_id, ok, msg = req.conn, req.room_id, req.ok, req.msg
         caller = self.callers[conn]
         assert caller.player_id is not None
         tallies = guard.keys(room_id, caller.player_id, caller.addr)
@@ -343,9 +500,10 @@ class Lobby:
             self._close(out, caller, CLOSE_POLICY, "too many wrong passwords")
 
     # Replays ---------------------------------------------------------------------------------
-    def replay_start(self, conn: ConnId, re: int | None) -> Out | None:
+    def _replay_start(self, req: ReplayAsked, _now: float) -> Out | None:
         """None if this caller may have a replay built now (it is marked busy until
         :meth:`replay_sent`); else the refusal: one replay at a time per connection."""
+        conn, re = req.conn, req.re
         caller = self.callers[conn]
         if not caller.replay_busy:
             caller.replay_busy = True
@@ -359,9 +517,34 @@ class Lobby:
             ),
         )
 
-    def replay_sent(self, conn: ConnId, nbytes: int) -> None:
+    def _replay_sent(self, req: ReplaySent, _now: float) -> None:
         """The replay (``nbytes`` long) is on its way, or failed (0): bytes cost budget too."""
+        conn, nbytes = req.conn, req.nbytes
         caller = self.callers.get(conn)
         if caller is not None:
             caller.replay_busy = False
             caller.tokens -= nbytes // REPLAY_BYTES_PER_MESSAGE
+
+
+_HANDLERS: dict[type[Request[Any]], Callable[[Lobby, Any, float], object]] = {
+    Drain: Lobby._drain,
+    PeerTrusted: Lobby._peer_trusted,
+    TcpOpened: Lobby._tcp_opened,
+    TcpClosed: Lobby._tcp_closed,
+    Opened: Lobby._open,
+    Closed: Lobby._closed,
+    HelloLate: Lobby._hello_late,
+    Frame: Lobby._frame,
+    BadFrame: Lobby._bad_frame,
+    Routed: Lobby._route,
+    HelloAsked: Lobby._hello_refusal,
+    Greeted: Lobby._greeted,
+    RoomAsked: Lobby._room_refusal,
+    RoomOpened: Lobby._room_opened,
+    RoomClosed: Lobby._room_closed,
+    PasswordAsked: Lobby._password_wait,
+    PasswordHeld: Lobby._password_held,
+    PasswordChecked: Lobby._password_checked,
+    ReplayAsked: Lobby._replay_start,
+    ReplaySent: Lobby._replay_sent,
+}

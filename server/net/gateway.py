@@ -36,11 +36,31 @@ from server.core.lobby import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
     DESK,
+    BadFrame,
     Caller,
+    Closed,
+    Drain,
+    Frame,
+    Greeted,
+    HelloAsked,
+    HelloLate,
     Lobby,
+    Opened,
     Out,
+    PasswordAsked,
+    PasswordChecked,
+    PasswordHeld,
+    PeerTrusted,
     Refused,
+    ReplayAsked,
+    ReplaySent,
+    RoomAsked,
+    RoomClosed,
+    RoomOpened,
     Route,
+    Routed,
+    TcpClosed,
+    TcpOpened,
 )
 from server.core.record import RoomSettings
 from server.core.room import ConnId, Member, Room, settings_from_wire
@@ -171,9 +191,9 @@ class GameServer:
     def draining(self) -> bool:
         return self.lobby.draining
 
-    @property
-    def trusted_peers(self) -> set[str]:
-        return self.lobby.trusted_peers
+    def trust_peer(self, addr: str) -> None:
+        """``addr`` is another node of this cluster, relaying its clients."""
+        self.lobby.step(PeerTrusted(addr), time.monotonic())
 
     @property
     def port(self) -> int:
@@ -232,7 +252,7 @@ class GameServer:
         early), persist every room, tell clients, close with 1001. The listener stays open
         until the end, so /health answers throughout."""
         wait = self.config.drain_s if drain_s is None else drain_s
-        self.lobby.draining = True
+        self.lobby.step(Drain(), time.monotonic())
         log.info("draining: /health answers 503 from now on (%.1f s before closing)", wait)
         if wait > 0:
             if cut_short is None:
@@ -292,7 +312,7 @@ class GameServer:
                 super().connection_made(transport)
                 peer = transport.get_extra_info("peername")
                 addr = str(peer[0]) if peer else "?"
-                if not game.lobby.tcp_opened(addr):
+                if not game.lobby.step(TcpOpened(addr), time.monotonic()):
                     game.metrics.refused_per_address += 1
                     if isinstance(transport, asyncio.Transport):
                         transport.abort()  # no handshake, no close frame: just gone
@@ -303,7 +323,7 @@ class GameServer:
 
             def connection_lost(self, exc: Exception | None) -> None:
                 if self.carom_addr is not None:
-                    game.lobby.tcp_closed(self.carom_addr)
+                    game.lobby.step(TcpClosed(self.carom_addr), time.monotonic())
                     self.carom_addr = None
                 super().connection_lost(exc)
                 # Python 3.11's socket transport keeps a bound method of itself after the
@@ -393,14 +413,14 @@ class GameServer:
             self.events,
         )
         self.rooms[room.room_id] = actor
-        self.lobby.room_opened(room.room_id, room.creator, conn)
+        self.lobby.step(RoomOpened(room.room_id, room.creator, conn), time.monotonic())
         actor.start()
         return actor
 
     def room_closed(self, actor: RoomActor) -> None:
         self.rooms.pop(actor.room.room_id, None)
         self.locator.closed(actor.room.room_id)
-        self.lobby.room_closed(actor.room.room_id)
+        self.lobby.step(RoomClosed(actor.room.room_id), time.monotonic())
         for client in self.clients.values():
             if client.room is actor:
                 client.room = None
@@ -500,14 +520,14 @@ class GameServer:
     async def _serve(self, ws: ServerConnection) -> None:
         cfg = self.config
         peer = ws.remote_address
-        caller = self.lobby.open(str(peer[0]) if peer else "?", time.monotonic())
+        caller = self.lobby.step(Opened(str(peer[0]) if peer else "?"), time.monotonic())
         if isinstance(caller, Refused):
             self.metrics.closes[caller.code] += 1
             await ws.close(caller.code, caller.reason)
             return
         client = Client(ws, asyncio.Queue(cfg.outbound_queue), caller)
         if not await self.locator.connection_opened(ws, client):  # a cap over every node
-            self.lobby.closed(client.conn)
+            self.lobby.step(Closed(client.conn), time.monotonic())
             self.metrics.refused_per_address += 1
             await ws.close(CLOSE_TRY_LATER, "too many connections from your address")
             return
@@ -516,7 +536,8 @@ class GameServer:
         writer = asyncio.create_task(self._writer(client))
         # No hello in time: an idle connection must not hold a slot for ever.
         deadline = asyncio.get_running_loop().call_later(
-            cfg.hello_timeout_s, lambda: self._apply(self.lobby.hello_late(client.conn))
+            cfg.hello_timeout_s,
+            lambda: self._apply(self.lobby.step(HelloLate(client.conn), time.monotonic())),
         )
         try:
             async for data in ws:
@@ -528,7 +549,7 @@ class GameServer:
         finally:
             deadline.cancel()
             self.clients.pop(client.conn, None)
-            self.lobby.closed(client.conn)
+            self.lobby.step(Closed(client.conn), time.monotonic())
             self.locator.connection_closed(client)
             self.desk.gone(client)
             if client.room is not None:
@@ -545,7 +566,7 @@ class GameServer:
 
     async def _frame(self, client: Client, data: str | bytes) -> None:
         self.metrics.messages_in += 1
-        refused = self.lobby.frame(client.conn, time.monotonic())
+        refused = self.lobby.step(Frame(client.conn), time.monotonic())
         if refused is not None:
             self._apply(refused)
             return
@@ -553,7 +574,7 @@ class GameServer:
             msg = decode(data, max_size=self.config.max_frame)
         except ProtocolError as exc:
             bad = tc.Error(code=exc.code.value, message=exc.message[:900], re=_request_id(data))
-            self._apply(self.lobby.bad_frame(client.conn, bad))
+            self._apply(self.lobby.step(BadFrame(client.conn, bad), time.monotonic()))
             return
         try:
             await self._message(client, msg)
@@ -580,7 +601,7 @@ class GameServer:
 
     async def _message(self, client: Client, msg: ClientMessage) -> None:
         re = msg.id
-        route = self.lobby.route(client.conn, msg)
+        route = self.lobby.step(Routed(client.conn, msg), time.monotonic())
         if isinstance(route, Out):
             self._apply(route)
         elif route is Route.PING:
@@ -627,7 +648,7 @@ class GameServer:
 
     async def _hello(self, client: Client, msg: ts.Hello) -> None:
         assert self.store is not None
-        refusal = self.lobby.hello_refusal(client.conn, msg)
+        refusal = self.lobby.step(HelloAsked(client.conn, msg), time.monotonic())
         if refusal is not None:
             self.reply(client, refusal)
             return
@@ -649,7 +670,10 @@ class GameServer:
         else:
             player_id, token = "p" + secrets.token_hex(8), new_token()
             await self.store.run(self.store.add_player, player_id, token_hash(token), msg.name, now)
-        self.lobby.greeted(client.conn, player_id, await self.desk.shown_name(player_id, msg.name))
+        self.lobby.step(
+            Greeted(client.conn, player_id, await self.desk.shown_name(player_id, msg.name)),
+            time.monotonic(),
+        )
         client.token, client.hello_name = token, msg.name
         self.reply(
             client,
@@ -668,7 +692,7 @@ class GameServer:
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
             )
             return
-        refusal = self.lobby.room_refusal(client.conn)
+        refusal = self.lobby.step(RoomAsked(client.conn), time.monotonic())
         if refusal is not None:
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
@@ -689,7 +713,7 @@ class GameServer:
             return
         # Another connection of the same identity or address may have created rooms while the
         # password was being hashed: the caps again.
-        refusal = self.lobby.room_refusal(client.conn)
+        refusal = self.lobby.step(RoomAsked(client.conn), time.monotonic())
         if refusal is not None:
             self.reply(client, error(ErrorCode.TOO_MANY_ROOMS, refusal, msg.id))
             return
@@ -776,7 +800,7 @@ class GameServer:
     ) -> bool:
         """Check a private room's password: the core's backoff against guessing
         (server/core/guard.py), the hashing in its bounded pool. Answers a refusal itself."""
-        wait = self.lobby.password_wait(client.conn, room_id, msg.id, time.monotonic())
+        wait = self.lobby.step(PasswordAsked(client.conn, room_id, msg.id), time.monotonic())
         if wait is not None:
             self._apply(wait)
             return False
@@ -788,7 +812,11 @@ class GameServer:
             if client.conn not in self.lobby.callers:  # gone while Redis answered
                 return False
             if wait_ms > 0:
-                self._apply(self.lobby.password_held(client.conn, wait_ms / 1000, msg.id))
+                self._apply(
+                    self.lobby.step(
+                        PasswordHeld(client.conn, wait_ms / 1000, msg.id), time.monotonic()
+                    )
+                )
                 return False
         try:
             ok = msg.password is not None and await self.hashing.run(
@@ -799,7 +827,9 @@ class GameServer:
             return False
         if client.conn not in self.lobby.callers:  # gone while the password was checked
             return False
-        self._apply(self.lobby.password_checked(client.conn, room_id, ok, msg, time.monotonic()))
+        self._apply(
+            self.lobby.step(PasswordChecked(client.conn, room_id, ok, msg), time.monotonic())
+        )
         if not ok and msg.password is not None:
             for kind, attempts in self.password_failures.items():
                 await attempts.count(tallies[kind], now_ms())
@@ -807,7 +837,7 @@ class GameServer:
 
     async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
         assert self.store is not None
-        busy = self.lobby.replay_start(client.conn, msg.id)
+        busy = self.lobby.step(ReplayAsked(client.conn, msg.id), time.monotonic())
         if busy is not None:
             self._apply(busy)
             return
@@ -835,7 +865,7 @@ class GameServer:
             sent = len(data)
             self.send_frame(client, replays.with_re(data, msg.id))
         finally:
-            self.lobby.replay_sent(client.conn, sent)
+            self.lobby.step(ReplaySent(client.conn, sent), time.monotonic())
 
     # HTTP ------------------------------------------------------------------------------------
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:

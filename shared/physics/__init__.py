@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from shared.physics.spec import DEFAULT_SPEC, PhysicsSpec
-from shared.physics.strike import aim_direction
+from shared.physics.strike import aim_direction, masse_heading
 from shared.physics.trajectory import (
     decode_trajectory,
     encode_trajectory,
@@ -47,6 +47,7 @@ __all__ = [
     "decode_trajectory",
     "encode_trajectory",
     "height_at",
+    "masse_heading",
     "position_at",
     "simulate",
     "simulate_lag",

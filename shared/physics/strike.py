@@ -36,6 +36,7 @@ import math
 
 from shared.physics.spec import DEFAULT_SPEC, PhysicsSpec
 from shared.physics.types import Stroke
+from shared.table import MATCH
 
 Vec3 = tuple[float, float, float]
 
@@ -112,3 +113,32 @@ def aim_direction(
     aiming aids; the curve of an elevated cue (swerve, massé) is not corrected."""
     heading = math.degrees(math.atan2(target[1] - start[1], target[0] - start[0]))
     return (heading - math.degrees(squirt_angle(tip_x, ball_mass, spec))) % 360.0
+
+
+def masse_heading(stroke: Stroke, radius: float = MATCH.ball_radius) -> float:
+    """Heading (degrees, [0, 360)) a massé ends its curve on: Coriolis's rule.
+
+    Coriolis (1835); Alciatore, "Coriolis was brilliant ... Part V: massé shot aiming"
+    (Billiards Digest, Nov. 2005) and TP A.19: once the curve is over, the ball rolls along
+    the line from where it rested to the point where the cue's line, through the tip's contact
+    point, meets the cloth. The slate's and the cloth's forces act at the contact point, so the
+    angular momentum about it is the cue's; the engine keeps it exactly, and differs from the
+    rule only by squirt (1–3° at the end of a massé curve, docs/physics.md). For aiming
+    massé strokes; meaningless for a level cue (the cue's line never meets the cloth).
+    """
+    phi, th = math.radians(stroke.direction), math.radians(stroke.elevation)
+    if th <= 0.0:
+        raise ValueError("a massé needs an elevated cue")
+    cphi, sphi, cth, sth = math.cos(phi), math.sin(phi), math.cos(th), math.sin(th)
+    d = (cth * cphi, cth * sphi, -sth)
+    e_r = (sphi, -cphi)
+    e_u = (sth * cphi, sth * sphi, cth)
+    a, b = stroke.tip_x * radius, stroke.tip_y * radius
+    c = math.sqrt(max(0.0, radius * radius - a * a - b * b))
+    tip = (
+        a * e_r[0] + b * e_u[0] - c * d[0],
+        a * e_r[1] + b * e_u[1] - c * d[1],
+        b * e_u[2] - c * d[2],
+    )
+    s = (-radius - tip[2]) / d[2]  # along the cue's line down to the cloth
+    return math.degrees(math.atan2(tip[1] + s * d[1], tip[0] + s * d[0])) % 360.0

@@ -62,10 +62,6 @@ def check_number(
     return float(value)
 
 
-def check_opt_number(name: str, value: object, lo: float, hi: float) -> float | None:
-    return None if value is None else check_number(name, value, lo, hi)
-
-
 def check_str(name: str, value: object, max_len: int, min_len: int = 0) -> str:
     if not isinstance(value, str):
         raise BadField(f"{name} must be a string, got {_name(value)}", field=name)

@@ -337,9 +337,9 @@ async def test_a_relay_counts_as_its_clients_address_only_with_the_clusters_secr
                 return client.addr
 
         assert await addr_seen("guess") == "127.0.0.1"  # a client cannot claim an address
-        assert a.trusted_peers == set()
+        assert a.lobby.trusted_peers == set()
         assert await addr_seen(a.cluster.secret) == "203.0.113.9"
-        assert a.trusted_peers == {"127.0.0.1"}
+        assert a.lobby.trusted_peers == {"127.0.0.1"}
         # A real relay: Bob on b, in a room a runs, is Bob's address on a.
         ann, bob = await Wire.open(_url(a), "ann"), await Wire.open(_url(b), "bob")
         rid = (await ann.request(ts.CreateRoom(discipline="three_cushion"), tc.RoomCreated)).room_id

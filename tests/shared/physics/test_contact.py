@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import pytest
@@ -180,3 +181,33 @@ def test_spin_induced_throw_and_gearing_english(v: float) -> None:
         assert 0.0 < got < 5.5
     for phi in (15.0, 30.0, 45.0):
         assert _throw(v, phi, side=math.sin(math.radians(phi))) == pytest.approx(0.0, abs=1e-9)
+
+
+# Alciatore's measured ranges (his list of physical properties, billiards.colostate.edu; The
+# Illustrated Principles of Pool and Billiards): ball–ball friction 0.03–0.08, ball–ball
+# restitution 0.92–0.98. Marlow (The Physics of Pocket Billiards, 1995) measured the friction
+# falling as the balls slide faster over each other.
+BALL_FRICTION = (0.03, 0.08)
+BALL_RESTITUTION = (0.92, 0.98)
+
+
+def test_ball_friction_and_restitution_lie_in_the_measured_ranges() -> None:
+    # Medium speed (TP A.14's 3 mph) stun cuts from a quarter to three-quarter ball: the
+    # friction the object ball feels, tangential over normal impulse, is inside the measured
+    # range and falls as the slip at the contact (v·sin φ) grows.
+    v, seen = 1.341, []
+    for phi in (30.0, 40.0, 50.0, 60.0):
+        n = (math.cos(math.radians(phi)), math.sin(math.radians(phi)))
+        p2 = (2 * R * n[0], 2 * R * n[1], 0.0)
+        _, _, v2, _ = ball_ball((0, 0, 0), (v, 0, 0), ZERO, p2, ZERO, ZERO, R, M, DEFAULT_SPEC)
+        normal = v2[0] * n[0] + v2[1] * n[1]
+        tangential = abs(-v2[0] * n[1] + v2[1] * n[0])
+        seen.append(tangential / normal)
+    assert all(BALL_FRICTION[0] < mu < BALL_FRICTION[1] for mu in seen)
+    assert all(a > b for a, b in itertools.pairwise(seen))
+    # Head on, the object ball takes (1 + e)/2 of the cue ball's speed.
+    _, _, v2, _ = ball_ball(
+        (0, 0, 0), (v, 0, 0), ZERO, (2 * R, 0, 0), ZERO, ZERO, R, M, DEFAULT_SPEC
+    )
+    e = 2 * v2[0] / v - 1
+    assert BALL_RESTITUTION[0] <= e <= BALL_RESTITUTION[1]
