@@ -544,9 +544,15 @@ def plan_stroke(
 
     chosen, reason, safe = best.stroke, _attack_reason(problem, best), False
     below = defence.DEFEND_BELOW.get(personality, 0.0)
-    if best.value < below and lvl.refine and not problem.spot_choice and not problem.break_shot:
-        left = max(0.5, budget_s - (time.monotonic() - started))
-        safety = defence.choose_safety(problem, search.last_cands, best.value, seed, left)
+    left = budget_s - (time.monotonic() - started)
+    if (
+        best.value < below
+        and lvl.refine
+        and not problem.spot_choice
+        and not problem.break_shot
+        and left > 1.0  # the safeties and the look-ahead must fit in what is left
+    ):
+        safety = defence.choose_safety(problem, search.last_cands, best.value, seed, 0.6 * left)
         if safety is not None and defence.safety_pays(problem, best, safety, seed):
             chosen, safe = safety.stroke, True
             reason = defence.safety_reason(problem, safety, table)
