@@ -26,6 +26,7 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "watch": ("client.watch", "watch a table live from the terminal"),
     "sim": ("shared.physics.cli", "simulate strokes from the command line"),
     "stats": ("client.stats", "a player's statistics and charts from recorded matches"),
+    "daily": ("client.daily_cli", "today's problem from recorded play, and the bot's answer"),
 }
 
 NOT_AVAILABLE_EXIT = 3

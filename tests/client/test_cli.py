@@ -17,9 +17,9 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help_lists_every_subcommand() -> None:
     proc = _carom("--help")
     assert proc.returncode == 0
-    for name in ("serve", "play", "bot", "watch", "sim", "stats"):
+    for name in ("serve", "play", "bot", "watch", "sim", "stats", "daily"):
         assert name in proc.stdout
-    assert set(SUBCOMMANDS) == {"serve", "play", "bot", "watch", "sim", "stats"}
+    assert set(SUBCOMMANDS) == {"serve", "play", "bot", "watch", "sim", "stats", "daily"}
 
 
 def test_each_subcommand_has_its_own_help() -> None:
