@@ -7,7 +7,7 @@ table are "conceded" after that miss. The defensive bot's misses are split into 
 (``Plan.safety``: chosen by client/bot/defence.py) and failed attacks; the attacking bot's are
 all failed attacks. Also: the share of massé strokes and the think times against the budget.
 ``CAROM_BENCH_DEFENCE_STROKES`` (default 300) strokes in all, ``CAROM_BENCH_DEFENCE_LEVEL``
-(default 3).
+(default 3), ``CAROM_BENCH_DEFENCE_PERSONALITY`` (``balanced``, the default, or ``safe``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 STROKES = int(os.environ.get("CAROM_BENCH_DEFENCE_STROKES", "300"))
 LEVEL = int(os.environ.get("CAROM_BENCH_DEFENCE_LEVEL", "3"))
+DEFENDER = os.environ.get("CAROM_BENCH_DEFENCE_PERSONALITY", "balanced")  # or "safe"
 BUDGET_S = 10.0
 GAME_STROKES = 30  # a new random position after this many strokes (keeps the table varied)
 
@@ -33,7 +34,7 @@ class Tally:
 
 
 def play(strokes: int = STROKES, level_number: int = LEVEL, seed: int = 2026) -> dict[str, Tally]:
-    """Strokes alternate by the referee's turn: seat 0 defends ("balanced"), seat 1 attacks."""
+    """Strokes alternate by the referee's turn: seat 0 defends (``DEFENDER``), seat 1 attacks."""
     from bench.bots import positions
     from client.bot.plan import plan_stroke
     from client.bot.problem import Problem
@@ -41,7 +42,7 @@ def play(strokes: int = STROKES, level_number: int = LEVEL, seed: int = 2026) ->
     from shared.physics import simulate
     from shared.rules.state import Phase
 
-    who = ("balanced", "attacking")
+    who = (DEFENDER, "attacking")
     tallies = {p: Tally() for p in who}
     starts = positions(1 + strokes // GAME_STROKES, seed)
     opts = rules.MatchOptions(distance=1000, practice=False)
