@@ -49,7 +49,8 @@ class PracticeHere:
                 self.placed = True
                 self.log.append("place")
             elif self.placed and all(
-                tuple(msg.match.balls.get(b, ())) == tuple(p) for b, p in self.balls.items()
+                b in msg.match.balls and tuple(msg.match.balls[b]) == tuple(p)
+                for b, p in self.balls.items()
             ):
                 self.done = True
                 self.log.append("ready")

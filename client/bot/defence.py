@@ -30,6 +30,16 @@ Personality = Literal["attacking", "balanced", "safe"]
 PERSONALITIES: Final[tuple[Personality, ...]] = ("attacking", "balanced", "safe")
 # Defend when the attack's estimated chance is below this (attacking: never).
 DEFEND_BELOW: Final[dict[str, float]] = {"attacking": 0.0, "balanced": 0.3, "safe": 0.45}
+
+
+def defend_below(personality: str) -> float:
+    """The attack's chance below which ``personality`` considers a safety."""
+    for name, below in DEFEND_BELOW.items():
+        if name == personality:
+            return below
+    raise ValueError(f"unknown personality {personality!r}; known: {', '.join(DEFEND_BELOW)}")
+
+
 SAFETIES: Final = 6  # candidate safeties whose leave is measured
 OPPONENT_SIMS: Final = 300  # simulations of the opponent's sweep, per candidate
 
@@ -116,7 +126,7 @@ def safety_reason(problem: Problem, safety: Safety, table: TableSpec) -> str:
     result = simulate(table, problem.balls, problem.cue, safety.stroke)
     final = result.final
     detail = ""
-    if all(final.get(b) is not None for b in BALLS):
+    if all(b in final and final[b] is not None for b in BALLS):
         balls = cast(Balls, tuple(final[b] for b in BALLS))
         opp = opponent_of(problem.cue)
         touching = contact_of(balls, opp, table)

@@ -543,7 +543,7 @@ def plan_stroke(
     from client.bot import defence
 
     chosen, reason, safe = best.stroke, _attack_reason(problem, best), False
-    below = defence.DEFEND_BELOW.get(personality, 0.0)
+    below = defence.defend_below(personality)
     left = budget_s - (time.monotonic() - started)
     if (
         best.value < below
