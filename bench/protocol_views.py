@@ -5,7 +5,8 @@ physics worker), encoded; and decoded the way a client decodes it (docs/benchmar
 
 Baselines in the same run: msgpack alone on the same wire map (packing a map already built, as
 the untyped server did after assembling its dicts) and msgpack alone on the bytes (what an
-untyped client did before reading keys).
+untyped client did before reading keys). Then what the server decodes most: a ``stroke`` and a
+``create_room`` (every bound of both checked by the schema-driven decoder).
 """
 
 from __future__ import annotations
@@ -16,26 +17,23 @@ from collections.abc import Iterator
 
 import msgpack
 
-from server.core.room import _events, result_view
 from shared import rules, wireviews
 from shared.physics import encode_trajectory, simulate
-from shared.physics.trajectory import event_wire
-from shared.physics.types import Stroke
-from shared.protocol import decode_server, encode
+from shared.physics.types import Event, Stroke
+from shared.protocol import decode, decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import views as pv
 
 REPEAT = 200
 
 
-def _played() -> tuple[rules.MatchState, object, dict[str, object], list[dict[str, object]]]:
+def _played() -> tuple[rules.MatchState, object, dict[str, object], tuple[Event, ...]]:
     state, _ = rules.apply(rules.new_match(rules.MatchOptions(), 0), rules.Start(), 0)
     table = state.options.table_spec
     stroke = Stroke(35.0, 3.0, 0.2, 0.1)
     result = simulate(table, dict(state.positions), "white", stroke)
     traj = encode_trajectory(result.trajectory)
-    events = [event_wire(e) for e in result.events]
-    return state, result, traj, events  # type: ignore[return-value]
+    return state, result, traj, result.events  # type: ignore[return-value]
 
 
 def run() -> Iterator[str]:
@@ -50,8 +48,8 @@ def run() -> Iterator[str]:
             start_ms=1_000,
             rest_ms=9_000,
             trajectory=pv.Trajectory(paths=traj),  # type: ignore[arg-type]
-            events=_events(events),  # type: ignore[arg-type]
-            result=result_view(verdict),
+            events=wireviews.event_views(events),
+            result=wireviews.stroke_result_view(verdict),
             match=wireviews.match_view(state),
         )
         return encode(msg)
@@ -85,3 +83,24 @@ def run() -> Iterator[str]:
         wireviews.match_view(state).to_wire()
     per = (time.perf_counter() - started) / REPEAT
     yield f"match_view(state).to_wire(): {per * 1e6:.0f} us"
+    frames = {
+        "stroke": msgpack.packb(
+            {"t": "stroke", "direction": 35.0, "speed": 3.0, "tip_x": 0.1, "tip_y": 0.2, "id": 7}
+        ),
+        "create_room": msgpack.packb(
+            {
+                "t": "create_room",
+                "discipline": "three_cushion",
+                "distance": 15,
+                "shot_clock_s": 40,
+                "sets": 3,
+                "private": True,
+                "password": "pw",
+                "id": 3,
+            }
+        ),
+    }
+    for name, frame in frames.items():
+        n = REPEAT * 10
+        per = min(timeit.repeat(lambda f=frame: decode(f), number=n, repeat=5)) / n
+        yield f"decode {name} on the server: {per * 1e6:.1f} us"

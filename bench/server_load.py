@@ -51,6 +51,7 @@ from server.process import ServerProcess
 from shared.protocol import decode_server, encode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
 from shared.protocol.views import CueParams
 
 # One size or several, comma-separated (CAROM_BENCH_ROOMS=1000,2000): each runs after the same
@@ -244,12 +245,12 @@ async def _player(c: Conn) -> None:
         elif isinstance(msg, tc.Turn):
             if time.monotonic() >= c.stop_at:
                 continue
-            if msg.phase == "lag" and not c.lag_sent and msg.deadline_ms is not None:
+            if msg.phase == Phase.LAG and not c.lag_sent and msg.deadline_ms is not None:
                 c.lag_sent = True
                 c.pending = asyncio.create_task(_lag_later(c))
-            elif msg.phase == "break_choice" and msg.shooter == c.seat:
+            elif msg.phase == Phase.BREAK_CHOICE and msg.shooter == c.seat:
                 await c.send(ts.ChooseBreak(breaker="me"))
-            elif msg.phase == "play" and msg.shooter == c.seat:
+            elif msg.phase == Phase.PLAY and msg.shooter == c.seat:
                 c.pending = asyncio.create_task(_strike_later(c))
         elif isinstance(msg, tc.GameOver):
             await c.send(ts.Rematch())

@@ -12,6 +12,8 @@ from typing import Any
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
+from shared.protocol.errors import ErrorCode
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +51,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-equalizing", action="store_true", help="no equalizing inning (--create, R-END-2)"
+    )
+    parser.add_argument(
+        "--team-mode",
+        choices=("singles", "doubles", "scotch"),
+        default=None,
+        help="two players a side (--create): doubles (partners take the side's innings in "
+        "turn) or scotch (partners alternate strokes); partners join with --room ID",
     )
     parser.add_argument("--matches", type=int, default=1, help="matches to play (rematches)")
     parser.add_argument("--think", type=float, default=None, help="cap on thinking per stroke (s)")
@@ -158,6 +167,8 @@ async def play(args: argparse.Namespace) -> str:
                     options["shot_clock_s"] = args.shot_clock
                 if args.no_equalizing:
                     options["equalizing"] = False
+                if args.team_mode is not None:
+                    options["team_mode"] = args.team_mode
                 room_id = await session.create_room(args.create, **options)
                 say(f"created room {room_id} ({args.create})")
             elif room_id is None:
@@ -167,7 +178,9 @@ async def play(args: argparse.Namespace) -> str:
                 seat = await session.join(room_id)
         except ServerError as exc:
             raise BotFailed(f"could not join a room: {exc}") from None
-        say(f"seated in room {room_id} at seat {seat}, level {args.level}")
+        slot = session.state.slot
+        partner = "" if slot is None else f", player {slot + 1} of its side"
+        say(f"seated in room {room_id} at seat {seat}{partner}, level {args.level}")
         # Thinking runs in its own process: the search holds the GIL for seconds, and the
         # connection must keep answering pings meanwhile.
         pool = thinking_pool()
@@ -216,7 +229,7 @@ async def _log_in(session: Any, name: str) -> None:
         await session.login(name, password)
         return
     except ServerError as exc:
-        if exc.code != "bad_login":
+        if exc.code != ErrorCode.BAD_LOGIN:
             raise BotFailed(f"could not log in as {name}: {exc}") from None
     try:
         await session.register(name, password, bot=True)
@@ -228,7 +241,7 @@ async def _log_in(session: Any, name: str) -> None:
 async def _find_room(session: Any) -> str:
     """The first public room waiting for a player, or a new three-cushion room."""
     for room in await session.list_rooms():
-        if room.phase == "waiting" and not room.private and None in room.players:
+        if room.phase == Phase.WAITING and not room.private and None in room.players:
             return str(room.room_id)
     room_id: str = await session.create_room("three_cushion")
     return room_id

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from client.state import TableState
 from shared.protocol import to_client as tc
 from shared.protocol.base import ServerMessage
+from shared.protocol.enums import Phase
 from shared.protocol.views import Scoresheet, ball_of
 
 DISCIPLINE_NAMES = {
@@ -41,9 +42,20 @@ class Commentary:
         self._last_board: list[str] = []
 
     # Names ----------------------------------------------------------------------------------
-    def name(self, seat: int | None) -> str:
+    def name(self, seat: int | None, slot: int | None = None) -> str:
+        """A side's name: its player, or in a team room (four seats, A1 B1 A2 B2) both
+        partners, or with ``slot`` the one partner (R-TEAM-1)."""
         if seat is None:
             return "nobody"
+        room = self.state.room
+        if room is not None and len(room.players) == 4 and seat in (0, 1):
+            if slot is not None:
+                return self._seat_name(seat + 2 * slot)
+            return f"{self._seat_name(seat)} & {self._seat_name(seat + 2)}"
+        return self._seat_name(seat)
+
+    def _seat_name(self, seat: int) -> str:
+        """Who holds seat ``seat`` of the room's list."""
         room = self.state.room
         if room is not None and 0 <= seat < len(room.seats):
             holder = room.seats[seat]
@@ -94,14 +106,16 @@ class Commentary:
             out.append(f"Players: {players}")
         # A snapshot in the middle of a match (after a clock foul, a reconnection) repeats the
         # scoreboard only when it changed.
-        board = self.scoreboard() if self.state.phase in ("play", "timeout", "over") else []
+        board = (
+            self.scoreboard() if self.state.phase in (Phase.PLAY, Phase.TIMEOUT, Phase.OVER) else []
+        )
         if board and board != self._last_board:
             out.extend(board)
             self._last_board = board
         return out
 
     def _on_player_status(self, msg: tc.PlayerStatus) -> list[str]:
-        return [f"{self.name(msg.seat)} is {msg.status}"]
+        return [f"{self.name(msg.seat, msg.slot)} is {msg.status}"]
 
     def _on_call(self, msg: tc.Call) -> list[str]:
         return [f"  Referee: {msg.text}"]
@@ -118,15 +132,16 @@ class Commentary:
     def _on_turn(self, msg: tc.Turn) -> list[str]:
         phase, shooter = msg.phase, msg.shooter
         clock = self._clock_s()
-        if phase == "lag":
+        if phase == Phase.LAG:
             return [f"Lag: both players stroke up the table ({clock} s on the clock)"]
-        if phase == "break_choice":
+        if phase == Phase.BREAK_CHOICE:
             return [f"{self.name(shooter)} chooses who breaks"]
-        if phase == "timeout":
+        if phase == Phase.TIMEOUT:
             return [f"Time-out: {self.name(shooter)}"]
-        if phase == "play" and shooter is not None:
+        if phase == Phase.PLAY and shooter is not None:
             frozen = " (frozen: may ask for a re-spot)" if msg.frozen else ""
-            return [f"To play: {self.name(shooter)} ({self.ball_of(shooter)}), {clock} s{frozen}"]
+            who = self.name(shooter, msg.shooter_slot)
+            return [f"To play: {who} ({self.ball_of(shooter)}), {clock} s{frozen}"]
         return []
 
     def _on_stroke_played(self, msg: tc.StrokePlayed) -> list[str]:
@@ -144,7 +159,7 @@ class Commentary:
         else:
             verdict = "no point"
         out = [
-            f"#{self.strokes} {self.name(shooter)} ({ball}): "
+            f"#{self.strokes} {self.name(shooter, msg.shooter_slot)} ({ball}): "
             f"{float(cue.direction):.1f}°, {float(cue.speed):.2f} m/s, "
             f"tip {float(cue.tip_x):+.2f}/{float(cue.tip_y):+.2f}{spot} "
             f"-> {verdict} ({duration:.1f} s on the table)"
@@ -195,7 +210,7 @@ def clock_line(state: TableState, now_ms: int, given: set[tuple[int, int]]) -> s
     """R-CLOCK-3: a warning line when the running clock passes 10 s and 5 s left, once per
     deadline (``given`` remembers the warnings already printed)."""
     deadline = state.deadline_ms
-    if state.phase not in ("play", "lag", "break_choice") or deadline is None:
+    if state.phase not in (Phase.PLAY, Phase.LAG, Phase.BREAK_CHOICE) or deadline is None:
         return None
     left_s = (deadline - now_ms) / 1000
     for mark in sorted(CLOCK_WARNINGS_S):
@@ -203,6 +218,6 @@ def clock_line(state: TableState, now_ms: int, given: set[tuple[int, int]]) -> s
             if (deadline, mark) in given:
                 return None
             given.update((deadline, m) for m in CLOCK_WARNINGS_S if m >= mark)
-            who = "lag" if state.phase == "lag" else f"seat {state.shooter}"
+            who = "lag" if state.phase == Phase.LAG else f"seat {state.shooter}"
             return f"  Clock: {mark} s left ({who})"
     return None

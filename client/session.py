@@ -38,7 +38,7 @@ from client.state import TableState
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage
-from shared.protocol.errors import ProtocolError
+from shared.protocol.errors import ErrorCode, ProtocolError
 from shared.protocol.to_server import PROTOCOL_VERSION
 from shared.protocol.views import CueParams, RoomSummary
 
@@ -237,7 +237,7 @@ class Session:
     async def join(self, room_id: str, password: str | None = None) -> int:
         """Take a free seat; returns the seat (0/1). The seat token is kept for ``rejoin``."""
         answer = await self.ask(ts.Join(room_id=room_id, password=password), tc.Joined)
-        self.state.enter_room(answer.room_id, answer.seat, answer.seat_token)
+        self.state.enter_room(answer.room_id, answer.seat, answer.seat_token, answer.slot)
         self._keep_seat(answer.room_id, answer.seat_token)
         if self.state.room is None:
             # The player who fills the room gets no snapshot of its own (the match starts at
@@ -291,10 +291,10 @@ class Session:
         try:
             answer = await self.ask(ts.Rejoin(room_id=room_id, seat_token=token), tc.Joined)
         except ServerError as exc:
-            if exc.code in ("bad_token", "no_such_room"):
+            if exc.code in (ErrorCode.BAD_TOKEN, ErrorCode.NO_SUCH_ROOM):
                 self._forget_seat(room_id)
             raise
-        self.state.enter_room(room_id, answer.seat, token)
+        self.state.enter_room(room_id, answer.seat, token, answer.slot)
         return answer.seat
 
     def held_seats(self) -> dict[str, str]:
@@ -397,7 +397,7 @@ class Session:
                 ts.Hello(v=PROTOCOL_VERSION, name=self.name, token=self.token), tc.Welcome
             )
         except ServerError as exc:
-            if exc.code != "bad_token" or self.token is None:
+            if exc.code != ErrorCode.BAD_TOKEN or self.token is None:
                 raise
             # The server does not know our token (a new server, a wiped database): become a
             # new player rather than fail.

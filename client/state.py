@@ -18,6 +18,7 @@ from typing import Literal
 
 from shared.protocol import to_client as tc
 from shared.protocol.base import ServerMessage
+from shared.protocol.enums import Phase, SeatStatus
 from shared.protocol.views import MatchView, RoomView
 
 Applied = Literal["applied", "gap", "resync", "stale", "direct"]
@@ -37,7 +38,8 @@ class TableState:
     rtt_ms: float | None = None  # best round trip seen (ms)
     # Room ---------------------------------------------------------------------------------
     room_id: str | None = None
-    seat: int | None = None  # our seat, None when spectating or not in a room
+    seat: int | None = None  # our seat (our side), None when spectating or not in a room
+    slot: int | None = None  # team rooms: our place in the side's line-up (R-TEAM-1)
     seat_token: str | None = None  # secret key to our seat (rejoin)
     spectating: bool = False
     room: RoomView | None = None  # snapshot.room: options, players, seats …
@@ -48,7 +50,8 @@ class TableState:
     last_stroke: tc.StrokePlayed | None = None  # trajectory, start_ms, rest_ms
     last_lag: tc.LagResult | None = None
     game_over: tc.GameOver | None = None  # the match's end, if it ended
-    player_status: dict[int, tc.PlayerStatus] = field(default_factory=dict)  # seat -> status
+    # player (seat + 2 * slot; the seat in singles) -> status
+    player_status: dict[int, tc.PlayerStatus] = field(default_factory=dict)
     calls: deque[tc.Call] = field(default_factory=lambda: deque(maxlen=MAX_CALLS))
     chat: deque[tc.ChatLine] = field(default_factory=lambda: deque(maxlen=MAX_CHAT))
     last_error: tc.Error | None = None
@@ -59,7 +62,7 @@ class TableState:
 
     # Reading ------------------------------------------------------------------------------
     @property
-    def phase(self) -> str | None:
+    def phase(self) -> Phase | None:
         return None if self.match is None else self.match.phase
 
     @property
@@ -71,8 +74,27 @@ class TableState:
         return None if self.match is None else self.match.deadline_ms
 
     @property
+    def shooter_slot(self) -> int | None:
+        """Team rooms: the partner of the shooting side who strikes (R-TEAM-2, R-TEAM-3)."""
+        return None if self.match is None else self.match.shooter_slot
+
+    @property
     def my_turn(self) -> bool:
-        return self.seat is not None and self.phase == "play" and self.shooter == self.seat
+        """Our stroke: our side to play and, in a team room, our place in its line-up."""
+        if self.seat is None or self.phase != Phase.PLAY or self.shooter != self.seat:
+            return False
+        return self.shooter_slot is None or self.shooter_slot == (self.slot or 0)
+
+    @property
+    def my_lag(self) -> bool:
+        """Whether we play our side's lag stroke and choose the break (R-TEAM-1: the first
+        player of the line-up, or the partner left when the first is out for good)."""
+        if self.seat is None or self.match is None or self.slot is None:
+            return self.seat is not None
+        first_out = any(
+            p.seat == self.seat and p.slot == 0 and p.out for p in self.match.players or ()
+        )
+        return self.slot == (1 if first_out else 0)
 
     def copy(self) -> TableState:
         """A copy another thread may read while this one keeps changing (the views inside
@@ -80,11 +102,14 @@ class TableState:
         return _copy(self)
 
     # Writing ------------------------------------------------------------------------------
-    def enter_room(self, room_id: str, seat: int | None, seat_token: str | None) -> None:
+    def enter_room(
+        self, room_id: str, seat: int | None, seat_token: str | None, slot: int | None = None
+    ) -> None:
         if room_id != self.room_id:
             self.leave_room()
         self.room_id = room_id
         self.seat = seat
+        self.slot = slot
         self.seat_token = seat_token
         self.spectating = seat is None
 
@@ -108,7 +133,7 @@ class TableState:
         if isinstance(msg, tc.Error):
             self.last_error = msg
         if isinstance(msg, tc.Joined):
-            self.enter_room(msg.room_id, msg.seat, msg.seat_token)
+            self.enter_room(msg.room_id, msg.seat, msg.seat_token, msg.slot)
         if isinstance(msg, tc.Left):
             self.leave_room()
         if (
@@ -124,9 +149,19 @@ class TableState:
             return "stale"
         outcome: Applied = "gap" if self.seq is not None and seq > self.seq + 1 else "applied"
         self.seq = seq
-        if isinstance(msg, tc.PlayerStatus) and msg.status == "connected" and not self._knows(msg):
+        if (
+            isinstance(msg, tc.PlayerStatus)
+            and msg.status == SeatStatus.CONNECTED
+            and not self._knows(msg)
+        ):
             outcome = "resync"  # a new player sat down: the room view lacks their name
-        if isinstance(msg, tc.Turn) and (msg.phase != self.phase or msg.shooter != self.shooter):
+        if isinstance(msg, tc.Turn) and (
+            msg.phase != self.phase
+            or msg.shooter != self.shooter
+            or (msg.shooter_slot is not None and msg.shooter_slot != self.shooter_slot)
+        ):
+            # A partner change inside the side's turn (Scotch doubles, R-TEAM-3) moves the
+            # match too.
             self.match_stale = True
             outcome = "resync"
         if isinstance(msg, tc.StrokePlayed):
@@ -143,22 +178,24 @@ class TableState:
                     shooter=msg.shooter,
                     deadline_ms=msg.deadline_ms,
                     phase=msg.phase or self.match.phase,
+                    shooter_slot=msg.shooter_slot,
                 )
         elif isinstance(msg, tc.Call):
             self.calls.append(msg)
         elif isinstance(msg, tc.ChatLine):
             self.chat.append(msg)
         elif isinstance(msg, tc.PlayerStatus):
-            self.player_status[msg.seat] = msg
+            self.player_status[msg.seat + 2 * (msg.slot or 0)] = msg
         elif isinstance(msg, tc.GameOver):
             self.game_over = msg
             if self.match is not None:
-                self.match = replace(self.match, phase="over")
+                self.match = replace(self.match, phase=Phase.OVER)
         return outcome
 
     def _knows(self, msg: tc.PlayerStatus) -> bool:
         seats = () if self.room is None else self.room.seats
-        return 0 <= msg.seat < len(seats) and seats[msg.seat] is not None
+        player = msg.seat + 2 * (msg.slot or 0)  # the room's seats are by player (R-TEAM-1)
+        return 0 <= player < len(seats) and seats[player] is not None
 
     def _new_match(self, match: MatchView | None) -> None:
         if match is not None:
@@ -173,8 +210,9 @@ class TableState:
         if msg.room.room_id != self.room_id:
             self.room_id = msg.room.room_id
         self.seat = msg.seat
+        self.slot = msg.slot
         self.spectating = self.seat is None
-        if msg.match.phase != "over":
+        if msg.match.phase != Phase.OVER:
             self.game_over = None
 
 

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from shared.protocol import codec
 from shared.protocol.base import ServerMessage
 from shared.protocol.codec import SERVER_TYPES
+from shared.protocol.enums import Phase
 from shared.protocol.errors import ProtocolError
 
 # What a recording leaves out: bulky (the commentary does not read it) or secret. Reading a
@@ -179,6 +180,6 @@ async def watch(
 
 async def _pick_room(session: Any) -> str | None:
     rooms = await session.list_rooms()
-    playing = [r for r in rooms if r.phase not in ("waiting", "over")]
+    playing = [r for r in rooms if r.phase not in (Phase.WAITING, Phase.OVER)]
     chosen = (playing or list(rooms) or [None])[0]
     return None if chosen is None else str(chosen.room_id)

@@ -205,6 +205,17 @@ ROOM_OPTIONS: Final[tuple[OptionSpec, ...]] = (
         0.1,
         _MAX_LEG,
     ),
+    OptionSpec(
+        "team_mode",
+        str,
+        "Players",
+        "Singles (one against one), doubles (partners take their side's innings in turn) or "
+        "Scotch doubles (partners alternate strokes).",
+        "R-TEAM-1",
+        "singles",
+        choices=("singles", "doubles", "scotch"),
+        picks=("singles", "doubles", "scotch"),
+    ),
 )
 
 BY_NAME: Final[dict[str, OptionSpec]] = {o.name: o for o in ROOM_OPTIONS}

@@ -4,7 +4,9 @@ break choice seat 0 counts as white (R-LAG-1: the lag balls, and practice)."""
 
 from __future__ import annotations
 
+from shared.table import BallName
 
-def ball_of(white_seat: int | None, seat: int) -> str:
+
+def ball_of(white_seat: int | None, seat: int) -> BallName:
     white = 0 if white_seat is None else white_seat
     return "white" if seat == white else "yellow"

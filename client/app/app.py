@@ -23,6 +23,7 @@ from client.app.standing import StandingState
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
+from shared.protocol.enums import Phase
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -173,7 +174,11 @@ class Controller:
         if isinstance(msg, tc.RoomCreated) and self._join_created:
             self._join_created = False
             self.send(ts.Join(room_id=msg.room_id, password=self._join_password))
-        elif isinstance(msg, tc.Snapshot) and not self._on("table") and self.model.phase != "over":
+        elif (
+            isinstance(msg, tc.Snapshot)
+            and not self._on("table")
+            and self.model.phase != Phase.OVER
+        ):
             self.show_table()
         elif isinstance(msg, tc.GameOver):
             self.show_results()

@@ -20,6 +20,7 @@ from client.session import ServerError
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
+from shared.protocol.errors import ErrorCode
 from shared.protocol.to_client import TEXT_MAX
 
 # Requests whose answer the UI needs as a message (the session returns it to the caller).
@@ -78,7 +79,7 @@ class Bridge:
         code = getattr(exc, "code", None) or type(exc).__name__
         message = getattr(exc, "message", None) or str(exc) or type(exc).__name__
         # The code stays in the data (and the log); the screen shows a sentence for it.
-        error = tc.Error(code=str(code)[:64], message=str(message)[:TEXT_MAX])
+        error = tc.Error(code=ErrorCode(str(code)[:64]), message=str(message)[:TEXT_MAX])
         self._local.put(RequestFailed(t, error))
 
     def held_seats(self) -> dict[str, str]:

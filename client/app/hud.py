@@ -17,6 +17,7 @@ from client.app.model import GameModel
 from client.app.render import BALL_COLOURS
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Labels, draw_panel
 from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
+from shared.protocol.enums import Phase, SeatStatus
 
 CLOCK_OK = (90, 200, 120, 255)
 CLOCK_WARN = (245, 170, 40, 255)  # R-CLOCK-3: 10 s warning
@@ -78,7 +79,7 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
     for seat in (0,) if model.practice else (0, 1):
         left = sb.left + 16 if seat == 0 else sb.cx + 70
         panel = Rect(left, sb.bottom + 10, half - 16, sb.height - 20)
-        active = model.shooter == seat and model.phase in ("play", "timeout")
+        active = model.shooter == seat and model.phase in (Phase.PLAY, Phase.TIMEOUT)
         draw_panel(panel, (44, 54, 70, 255) if active else (34, 40, 52, 255))
         if active:
             arcade.draw_lrbt_rectangle_filled(
@@ -87,15 +88,21 @@ def draw_scoreboard(layout: TableLayout, model: GameModel, labels: Labels) -> No
         ball = model.cue_ball(seat)
         arcade.draw_circle_filled(panel.left + 26, panel.top - 24, 10, BALL_COLOURS[ball])
         arcade.draw_circle_outline(panel.left + 26, panel.top - 24, 10, (0, 0, 0, 120), 1.5)
-        name = model.player_name(seat)
-        status = ""
-        for p in model.players():
-            if p.seat == seat and p.status not in (None, "connected"):
-                status = f"  ({p.status})"
-        me = "  (you)" if model.seat == seat else ""
         labels.draw(
-            f"name{seat}", name + me + status, panel.left + 44, panel.top - 30, 14, TEXT, bold=True
+            f"name{seat}",
+            side_names(model, seat, active),
+            panel.left + 44,
+            panel.top - 30,
+            14,
+            TEXT,
+            bold=True,
         )
+        # R-TEAM-5: in a team room each partner's own figures, under the names.
+        own = "   ".join(
+            f"{name} {pts} pts {inn} inn {avg:.3f}"
+            for name, pts, inn, avg in model.player_figures(seat)
+        )
+        labels.draw(f"own{seat}", own, panel.left + 44, panel.top - 50, 10, DIM)
         score = model.score(seat)
         labels.draw(
             f"score{seat}",
@@ -150,17 +157,34 @@ def zone_text(model: GameModel) -> str:
     return "   ".join(parts)
 
 
+def side_names(model: GameModel, seat: int, active: bool) -> str:
+    """A side's names as the scoreboard shows them: the player, or in a team room both
+    partners with the one to strike marked (R-TEAM-2, R-TEAM-3); "(you)" and a connection
+    status beside each."""
+    parts = []
+    for p in model.side(seat):
+        text = p.name or "waiting for a player…"
+        if model.seat == seat and (not model.teams or model.state.slot == p.slot):
+            text += " (you)"
+        if p.status not in (None, SeatStatus.CONNECTED):
+            text += f" ({p.status})"
+        if model.teams and active and model.shooter_slot == p.slot:
+            text = "▸ " + text
+        parts.append(text)
+    return "  ·  ".join(parts) if parts else f"Player {seat + 1}"
+
+
 def draw_shot_clock(layout: TableLayout, model: GameModel, labels: Labels) -> None:
     cx, cy = layout.clock_centre
     cy += 6
     left = model.seconds_left()
     phase = model.phase
     if left is None:
-        text = {"timeout": "T/O", "over": "END", "waiting": "…"}.get(phase, "")
+        text = {Phase.TIMEOUT: "T/O", Phase.OVER: "END", Phase.WAITING: "…"}.get(phase, "")
         labels.draw("clock", text, cx, cy, 16, DIM, "center", "center", bold=True)
         return
     opts = None if model.room is None else model.room.options
-    if phase == "timeout":  # R-TIMEOUT-1: the time-out's own countdown, in its own colour
+    if phase == Phase.TIMEOUT:  # R-TIMEOUT-1: the time-out's own countdown, in its own colour
         total = float(opts.timeout_s if opts is not None and opts.timeout_s else 60)
         col = CLOCK_TIMEOUT
         labels.draw("clock_to", "time-out", cx, cy - 24, 9, DIM, "center", "center")

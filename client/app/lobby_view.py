@@ -24,6 +24,7 @@ from client.app.words import error_text
 from shared.options import BY_NAME, WIRE_OPTIONS
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
 from shared.protocol.views import MatchRow, RoomSummary
 
 if TYPE_CHECKING:
@@ -326,7 +327,7 @@ class LobbyView(arcade.View):
             ("Phase", 780),
             ("", 940),
         )
-        rows = [_room_cells(room, self.held) for room in self.controller.model.rooms]
+        rows = [room_cells(room, self.held) for room in self.controller.model.rooms]
         self._draw_table("", cols, rows, empty)
 
     def draw_matches(self) -> None:
@@ -338,7 +339,7 @@ class LobbyView(arcade.View):
             ("Strokes", 820),
             ("Result", 940),
         )
-        rows = [_match_cells(m) for m in self.controller.model.matches]
+        rows = [match_cells(m) for m in self.controller.model.matches]
         self._draw_table("m", cols, rows, "no finished matches on this server yet")
 
     def _draw_table(
@@ -412,18 +413,18 @@ class LobbyView(arcade.View):
 
 
 PHASES = {
-    "waiting": "waiting",
-    "lag": "lag",
-    "break_choice": "choosing the break",
-    "play": "playing",
-    "timeout": "time-out",
-    "over": "finished",
+    Phase.WAITING: "waiting",
+    Phase.LAG: "lag",
+    Phase.BREAK_CHOICE: "choosing the break",
+    Phase.PLAY: "playing",
+    Phase.TIMEOUT: "time-out",
+    Phase.OVER: "finished",
 }
 
 
 def _mine(room: RoomSummary, held: dict[str, str]) -> bool:
     """A room where we hold a seat in a match under way (we left it, or our window closed)."""
-    return room.room_id in held and room.phase not in ("waiting", "over")
+    return room.room_id in held and room.phase not in (Phase.WAITING, Phase.OVER)
 
 
 def _short(name: str, most: int = 16) -> str:
@@ -432,6 +433,11 @@ def _short(name: str, most: int = 16) -> str:
 
 def _players_text(room: RoomSummary) -> str:
     """Who plays, as a spectator would say it: "Caudron v Jaspers"."""
+    if len(room.players) == 4:  # a team room (R-TEAM-1): seats A1, B1, A2, B2
+        sides = [" & ".join(_short(p, 10) for p in room.players[s::2] if p) for s in (0, 1)]
+        free = sum(p is None for p in room.players)
+        text = " v ".join(side or "nobody yet" for side in sides)
+        return f"{text}, {free} seat{'s' if free > 1 else ''} free" if free else text
     names = [_short(p) for p in room.players if p]
     if room.practice:
         return f"{names[0]}, practising" if names else "nobody yet"
@@ -450,7 +456,7 @@ def _score_text(room: RoomSummary) -> str:
     return "–".join(str(points) for points in room.score)
 
 
-def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[str, ...]:
+def room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[str, ...]:
     note = "private" if room.private else ""
     if _mine(room, held or {}):
         note = "your match — rejoin"
@@ -466,8 +472,10 @@ def _room_cells(room: RoomSummary, held: dict[str, str] | None = None) -> tuple[
     )
 
 
-def _match_cells(m: MatchRow) -> tuple[str, ...]:
+def match_cells(m: MatchRow) -> tuple[str, ...]:
     players = [p.name for p in m.players]
+    if len(players) == 4:  # a team match: the sides as partners (A1 & A2, B1 & B2)
+        players = [f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}"]
     score = "–"
     if m.scoresheet is not None:
         lines = m.scoresheet.match

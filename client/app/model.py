@@ -21,6 +21,7 @@ from client.session import Event, Link
 from client.state import TableState
 from shared.physics.types import Segment
 from shared.protocol import to_client as tc
+from shared.protocol.enums import EventKind, Phase, SeatStatus
 from shared.protocol.views import (
     CallView,
     EventView,
@@ -105,11 +106,13 @@ def trajectory_segments(obj: Trajectory | Mapping[BallName, Sequence[Segment]]) 
 def _contacts(events: Sequence[EventView]) -> tuple[Contact, ...]:
     out = []
     for ev in events:
-        if ev.kind in ("ball_ball", "ball_cushion", "strike"):
+        if ev.kind in (EventKind.BALL_BALL, EventKind.BALL_CUSHION, EventKind.STRIKE):
             speed = max((float(s) for s in ev.speeds or ()), default=2.0)
             # The cue tip on the ball sounds for everyone, shooter included, when the
             # animation starts: the same moment on every screen.
-            out.append(Contact(float(ev.t), "cue" if ev.kind == "strike" else ev.kind, speed))
+            out.append(
+                Contact(float(ev.t), "cue" if ev.kind == EventKind.STRIKE else str(ev.kind), speed)
+            )
     out.sort(key=lambda c: c.t)
     return tuple(out)
 
@@ -125,7 +128,7 @@ def match_before(live: tc.StrokePlayed | tc.LagResult, after: MatchView) -> Matc
         lag = after.lag
         return replace(
             after,
-            phase="lag",
+            phase=Phase.LAG,
             shooter=None,
             deadline_ms=None,
             result=None,
@@ -136,7 +139,7 @@ def match_before(live: tc.StrokePlayed | tc.LagResult, after: MatchView) -> Matc
     score[shooter] = max(0, score[shooter] - live.result.points)
     return replace(
         after,
-        phase="play",
+        phase=Phase.PLAY,
         shooter=shooter,
         deadline_ms=None,
         result=None,
@@ -149,9 +152,10 @@ class Seated:
     """A seat as the screens show it: its player's name (None: nobody sat down yet) and the
     last connection status the server reported for it."""
 
-    seat: int
+    seat: int  # the side (R-TEAM-1)
     name: str | None
-    status: str | None = None
+    status: SeatStatus | None = None
+    slot: int = 0  # the place in the side's line-up (team rooms)
 
 
 @dataclass
@@ -277,8 +281,8 @@ class GameModel:
         return None if self.match is None else self.match.distance
 
     @property
-    def phase(self) -> str:
-        return "waiting" if self.match is None else self.match.phase
+    def phase(self) -> Phase:
+        return Phase.WAITING if self.match is None else self.match.phase
 
     @property
     def shooter(self) -> int | None:
@@ -288,32 +292,74 @@ class GameModel:
     def my_turn(self) -> bool:
         if self.seat is None or self.spectating or self.holding or self.link_down:
             return False
-        if self.phase == "lag":
+        if self.phase == Phase.LAG:
             lag = None if self.match is None else self.match.lag
             played = () if lag is None else lag.played
-            return not (self.seat < len(played) and played[self.seat])
-        return self.phase == "play" and self.shooter == self.seat
+            return self.state.my_lag and not (self.seat < len(played) and played[self.seat])
+        return self.phase == Phase.PLAY and self.state.my_turn
+
+    @property
+    def teams(self) -> bool:
+        """A doubles or Scotch doubles room: two players a side (R-TEAM-1)."""
+        return self.room is not None and self.room.options.team_mode != "singles"
+
+    @property
+    def shooter_slot(self) -> int | None:
+        """Team rooms: the partner of the shooting side who strikes."""
+        return None if self.match is None else self.match.shooter_slot
 
     def players(self) -> list[Seated]:
-        """One entry per seat: the room lists names by seat (None for an empty seat)."""
+        """One entry per seat: the room lists names by seat (None for an empty seat); in a
+        team room by player, A1, B1, A2, B2 (``seat`` is the side, ``slot`` the place)."""
         names = () if self.room is None else self.room.players
         status = self.state.player_status
         return [
-            Seated(i, n, status[i].status if i in status else None) for i, n in enumerate(names)
+            Seated(i % 2, n, status[i].status if i in status else None, i // 2)
+            for i, n in enumerate(names)
         ]
 
+    def side(self, seat: int) -> list[Seated]:
+        """The players of a side, in shooting order."""
+        return sorted((p for p in self.players() if p.seat == seat), key=lambda p: p.slot)
+
     def player_name(self, seat: int) -> str:
-        for p in self.players():
-            if p.seat == seat:
-                return p.name or "waiting for a player…"
-        return f"Player {seat + 1}"
+        """A side's name: its player, or in a team room both partners ("Ann & Cid")."""
+        names = [p.name or "waiting for a player…" for p in self.side(seat)]
+        return " & ".join(names) if names else f"Player {seat + 1}"
 
     def name_for(self, seat: int) -> str:
         """A seat's player name for a sentence (a seat nobody has taken: "Player n")."""
-        for p in self.players():
-            if p.seat == seat and p.name:
+        names = [p.name for p in self.side(seat) if p.name]
+        return " & ".join(names) if names else f"Player {seat + 1}"
+
+    def partner_name(self, seat: int, slot: int) -> str:
+        """The name of the player in ``slot`` of side ``seat`` (team rooms)."""
+        for p in self.side(seat):
+            if p.slot == slot and p.name:
                 return p.name
-        return f"Player {seat + 1}"
+        return f"player {slot + 1} of {self.name_for(seat)}"
+
+    def striker_name(self) -> str | None:
+        """The player to strike now (in a team room, the partner whose turn it is)."""
+        if self.shooter is None:
+            return None
+        slot = self.shooter_slot or 0
+        for p in self.side(self.shooter):
+            if p.slot == slot and p.name:
+                return p.name
+        return self.name_for(self.shooter)
+
+    def player_figures(self, seat: int) -> list[tuple[str, int, int, float]]:
+        """Team rooms: each partner's own points, innings and average this game (R-TEAM-5)."""
+        m = self.match
+        if m is None or not m.players:
+            return []
+        names = [p.name or "…" for p in self.side(seat)]
+        return [
+            (names[p.slot] if p.slot < len(names) else "…", p.points, p.innings, p.average)
+            for p in sorted(m.players, key=lambda p: p.slot)
+            if p.seat == seat
+        ]
 
     def _hidden(self, seat: int) -> bool:
         return self.before is not None and self.match is self.before and seat == self.before_seat
@@ -450,7 +496,12 @@ class GameModel:
 
     def _seconds_left(self) -> float | None:
         d = None if self.match is None else self.match.deadline_ms
-        if d is None or self.phase not in ("lag", "play", "break_choice", "timeout"):
+        if d is None or self.phase not in (
+            Phase.LAG,
+            Phase.PLAY,
+            Phase.BREAK_CHOICE,
+            Phase.TIMEOUT,
+        ):
             return None
         if self.animating() or self.holding:
             return None

@@ -22,6 +22,7 @@ from client.app.table_view import TableScene
 from shared import rules, wireviews
 from shared.analysis.reading import StrokeReading, read_played
 from shared.protocol import to_client as tc
+from shared.protocol.enums import Phase
 from shared.protocol.views import MatchView, RoomView, SentOptions
 
 if TYPE_CHECKING:
@@ -66,7 +67,7 @@ def replay_room(replay: tc.Replay) -> RoomView:
         distance=opts.target,
         players=players,
         spectators=0,
-        phase="over",
+        phase=Phase.OVER,
         private=False,
         practice=opts.practice,
         options=wireviews.room_options(opts),
@@ -131,7 +132,7 @@ class ReplayView(arcade.View):
             average=(0.0, 0.0),
             current_run=0,
             shooter=_shooter(body, seat),
-            phase="lag" if isinstance(body, tc.LagResult) else base.phase,
+            phase=Phase.LAG if isinstance(body, tc.LagResult) else base.phase,
         )
 
     def play(self, i: int) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
@@ -11,17 +12,18 @@ from client.app.layout import Rect
 from client.app.standing import rated_text
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
 from shared.protocol import to_server as ts
+from shared.protocol.enums import EndReason
 from shared.protocol.views import Scoresheet, SheetLine
 
 if TYPE_CHECKING:
     from client.app.app import Controller
 
 REASONS = {
-    "distance": "reached the distance",
-    "innings_limit": "innings limit reached",
-    "concede": "conceded",
-    "forfeit": "forfeit",
-    "no_show": "did not show",
+    EndReason.DISTANCE: "reached the distance",
+    EndReason.INNINGS_LIMIT: "innings limit reached",
+    EndReason.CONCEDE: "conceded",
+    EndReason.FORFEIT: "forfeit",
+    EndReason.NO_SHOW: "did not show",
 }
 
 
@@ -43,6 +45,23 @@ def scoresheet_rows(model_names: tuple[str, str], sheet: Scoresheet | None) -> l
     for seat, line in enumerate(sheet.match):
         rows.append([model_names[seat], *_line(line)])
     return rows
+
+
+def player_rows(names: Callable[[int, int], str], sheet: Scoresheet | None) -> list[list[str]]:
+    """A team match's players' own totals (R-TEAM-5), side by side under the sides' lines:
+    points, innings and average; a high run belongs to the side."""
+    if sheet is None or not sheet.players:
+        return []
+    return [["Players", "", "", "", ""]] + [
+        [
+            f"  {names(p.seat, p.slot)}",
+            str(p.points),
+            str(p.innings),
+            f"{p.average:.3f}",
+            "",
+        ]
+        for p in sorted(sheet.players, key=lambda p: (p.seat, p.slot))
+    ]
 
 
 class ResultsView(arcade.View):
@@ -94,7 +113,7 @@ class ResultsView(arcade.View):
         names = (m.player_name(0), m.player_name(1))
         winner = None if over is None else over.winner
         if winner is not None and 0 <= winner < 2:
-            head = f"{names[winner]} wins"
+            head = f"{names[winner]} {'win' if m.teams else 'wins'}"
         elif over is not None:
             head = "Draw"
         else:
@@ -103,7 +122,8 @@ class ResultsView(arcade.View):
         lb.draw("head", head, 40, h - 70, 32, ACCENT, bold=True)
         sub = f"{discipline_title(m.discipline)} · {REASONS.get(reason, reason.replace('_', ' '))}"
         lb.draw("sub", sub, 40, h - 105, 14, DIM)
-        rows = scoresheet_rows(names, None if over is None else over.scoresheet)
+        sheet = None if over is None else over.scoresheet
+        rows = scoresheet_rows(names, sheet) + player_rows(m.partner_name, sheet)
         panel = Rect(40, h - 160 - 36 * len(rows), w - 80, 36 * len(rows) + 20)
         draw_panel(panel, PANEL)
         xs = (0, 360, 540, 720, 900)

@@ -35,7 +35,18 @@ M = TypeVar("M", bound=ServerMessage)
 NOW_MS = 1_800_000_000_000.0  # a fixed server time for every scene
 ROLL_DECEL = 0.004 * 9.81  # m/s², rolling resistance (PHYSICS.md starting numbers)
 
-SCENES = ("player", "spectator", "stroke", "balkline", "break_choice", "practice", "reconnecting")
+SCENES = (
+    "player",
+    "spectator",
+    "stroke",
+    "balkline",
+    "break_choice",
+    "practice",
+    "reconnecting",
+    "doubles",
+)
+# A doubles room (R-TEAM-1): Caudron & Zanetti against Jaspers & Merckx, Zanetti to play.
+DOUBLES_NAMES = ("Caudron", "Jaspers", "Zanetti", "Merckx")
 # Suspense (issue 13 point 1): a scoring stroke seen by its player at 1 s, half way and at rest,
 # and by a spectator who arrives half way through it.
 SUSPENSE = ("scored_1s", "scored_half", "scored_rest", "late_half", "late_rest")
@@ -352,13 +363,103 @@ def build(name: str, stroke_t: float = 0.9) -> Scene:
         )
         model.apply(wire(snapshot(room_view(practice=True), m, 0)))
         return Scene(name, model, 75.0, 2.5, (0.3, 0.0), 0.0)
+    if name == "doubles":
+        model = _model(None)
+        model.apply(wire(doubles_joined()))
+        model.apply(
+            wire(snapshot(doubles_room(), wireviews.match_view(doubles_state()), 0, slot=1))
+        )
+        w, r = BALLS_AT_REST["white"], BALLS_AT_REST["red"]
+        direction = math.degrees(math.atan2(r[1] - w[1] + 0.03, r[0] - w[0])) % 360
+        return Scene(name, model, direction, 3.4, (0.25, 0.2), 0.0)
     if name in SUSPENSE:
         return build_suspense(name)
     raise ValueError(f"unknown scene {name!r}; known: {', '.join(SCENES + SUSPENSE)}")
 
 
+def doubles_options() -> MatchOptions:
+    return MatchOptions(
+        discipline=Discipline.THREE_CUSHION, distance=25, team_mode=rules.TeamMode.DOUBLES
+    )
+
+
+def doubles_room() -> pv.RoomView:
+    """A doubles room as the server describes it: four seats, A1, B1, A2, B2."""
+    opts = doubles_options()
+    return pv.RoomView(
+        room_id="demo",
+        discipline="three_cushion",
+        distance=opts.target,
+        players=DOUBLES_NAMES,
+        spectators=4,
+        phase="play",
+        private=False,
+        practice=False,
+        options=wireviews.room_options(opts),
+        seats=tuple(
+            pv.SeatView(player_id=f"p{i}", name=n, connected=True, left=False)
+            for i, n in enumerate(DOUBLES_NAMES)
+        ),
+        match_id=4,
+    )
+
+
+def doubles_joined() -> tc.Joined:
+    return tc.Joined(room_id="demo", seat=0, seat_token="s", slot=1)
+
+
+def doubles_state(phase: Phase = Phase.PLAY, result: GameOver | None = None) -> MatchState:
+    """A real doubles referee state in its 13th innings: side 0's second player to strike
+    (R-TEAM-2), each player's own points and innings kept (R-TEAM-5)."""
+    state = rules.new_match(doubles_options(), 0)
+    game = replace(
+        state.current,
+        breaker=0,
+        points=(17, 14),
+        innings=(12, 12),
+        high_run=(5, 4),
+        timeouts_left=(1, 0),
+        player_points=(10, 6, 7, 8),
+        player_innings=(6, 6, 6, 6),
+        result=result,
+    )
+    balls = BALLS_AT_REST
+    return replace(
+        state,
+        phase=phase,
+        balls=(balls["white"], balls["yellow"], balls["red"]),
+        sets=(game,),
+        white_seat=0,
+        shooter=0 if phase is Phase.PLAY else None,
+        slot_up=(1, 0),
+        current_run=2,
+        deadline_ms=int(NOW_MS) + 8_400 if phase is Phase.PLAY else None,
+        result=result,
+    )
+
+
+def doubles_results_model() -> GameModel:
+    """A finished doubles match: the sides' lines and each player's own (R-TEAM-5)."""
+    model = _model(None)
+    model.apply(wire(doubles_joined()))
+    over = GameOver(0, Termination.DISTANCE)
+    state = doubles_state(Phase.OVER, over)
+    model.apply(wire(snapshot(doubles_room(), wireviews.match_view(state), 0, slot=1)))
+    sheet = wireviews.sheet_view(rules.scoresheet(state))
+    model.apply(wire(tc.GameOver(seq=2, winner=0, reason="distance", scoresheet=sheet, match_id=4)))
+    return model
+
+
 # Other screens ---------------------------------------------------------------------------------
-SCREENS = ("lobby", "lobby_member", "create_room", "matches", "results", "replay")
+SCREENS = (
+    "lobby",
+    "lobby_member",
+    "create_room",
+    "matches",
+    "results",
+    "replay",
+    "results_doubles",
+)
 
 
 def _summary(

@@ -27,6 +27,7 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
         NOW_MS,
         SCREENS,
         build,
+        doubles_results_model,
         replay_message,
         results_model,
     )
@@ -53,6 +54,9 @@ def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
                 view = lobby
             elif name == "results":
                 controller = Controller(window, results_model())
+                view = ResultsView(controller)
+            elif name == "results_doubles":
+                controller = Controller(window, doubles_results_model())
                 view = ResultsView(controller)
             else:
                 controller = Controller(window, results_model())

@@ -11,6 +11,7 @@ from client.app.hud import discipline_title
 from client.app.model import RequestFailed
 from client.app.words import error_text, reason_text
 from shared.protocol import to_client as tc
+from shared.protocol.enums import MatchOutcome
 from shared.protocol.views import LeaderRow
 
 # Requests of the ranking screen: when one fails on its way, the screen says so itself.
@@ -147,7 +148,7 @@ def profile_lines(profile: tc.Profile) -> list[str]:
     return lines
 
 
-OUTCOMES = {"win": "won", "loss": "lost", "draw": "drew"}
+OUTCOMES = {MatchOutcome.WIN: "won", MatchOutcome.LOSS: "lost", MatchOutcome.DRAW: "drew"}
 
 
 def rating_change(before: float | None, after: float | None) -> str:

@@ -20,6 +20,7 @@ from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
 from client.app.widgets import Button, Labels
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
 from shared.rules.options import default_zone_leg
 from shared.table import BallName
 
@@ -155,7 +156,7 @@ class TableView(arcade.View):
             and self.confirm is None
             # One lag stroke per lag round (R-LAG-3): none again until a lag_result comes.
             and not (
-                m.phase == "lag"
+                m.phase == Phase.LAG
                 and self._lagged is not None
                 and self._lagged[0] is m.state.last_lag
             )
@@ -199,12 +200,12 @@ class TableView(arcade.View):
         actions: list[tuple[str, str, Any]] = []
         if m.spectating:
             return []
-        if m.phase == "break_choice" and m.lag_winner == m.seat:
+        if m.phase == Phase.BREAK_CHOICE and m.lag_winner == m.seat:
             actions = [
                 ("me", "I break", lambda: send(ts.ChooseBreak(breaker="me"))),
                 ("opp", "Opponent breaks", lambda: send(ts.ChooseBreak(breaker="opponent"))),
             ]
-        elif m.phase == "timeout" and m.shooter == m.seat:
+        elif m.phase == Phase.TIMEOUT and m.shooter == m.seat:
             actions = [("resume", "Resume", lambda: send(ts.Resume()))]
         elif self.can_aim():
             if m.frozen:
@@ -214,7 +215,7 @@ class TableView(arcade.View):
             elif (
                 not self.practice
                 # R-TIMEOUT-1: only the shooter, at the start of an inning of play (not the lag).
-                and m.phase == "play"
+                and m.phase == Phase.PLAY
                 and m.current_run(m.seat or 0) == 0
                 and m.timeouts_left(m.seat or 0)
             ):
@@ -233,31 +234,31 @@ class TableView(arcade.View):
         if m.spectating or m.holding or m.animating() or m.link_down:
             return None
         phase = m.phase
-        if phase == "waiting":
+        if phase == Phase.WAITING:
             return "Waiting for an opponent…"
-        if phase == "lag" and m.my_turn:
+        if phase == Phase.LAG and m.my_turn:
             # R-LAG-2 in the player's view: the table is drawn with the top cushion on the right.
             return (
                 "Lag: play onto the right short cushion and back; "
                 "the ball that stops nearest the left short cushion wins"
             )
-        if phase == "lag":
+        if phase == Phase.LAG:
             return "Lag played; waiting for the other lag stroke"
-        if phase == "break_choice":
+        if phase == Phase.BREAK_CHOICE:
             if m.lag_winner == m.seat:
                 return "You won the lag: [1] break yourself   [2] let the opponent break"
             return "The lag winner is choosing who breaks"
-        if phase == "timeout":
+        if phase == Phase.TIMEOUT:
             return "Time-out · [T] resume" if m.shooter == m.seat else "Opponent's time-out"
         if m.my_turn and m.frozen:
             return "Frozen ball: [R] ask for a re-spot, or play away from it"
         if m.my_turn and self.is_break():
             return f"Break from the {self.aim.break_spot} starting spot · [S] switch"
-        if phase == "play" and not m.animating():
+        if phase == Phase.PLAY and not m.animating():
             if m.my_turn:
                 return "Your shot"
             if m.shooter is not None:
-                return f"{m.player_name(m.shooter)} to shoot"
+                return f"{m.striker_name()} to shoot"
         return None
 
     def running_match(self) -> bool:
@@ -266,7 +267,7 @@ class TableView(arcade.View):
         return (
             not m.spectating
             and not self.practice
-            and m.phase in ("lag", "break_choice", "play", "timeout")
+            and m.phase in (Phase.LAG, Phase.BREAK_CHOICE, Phase.PLAY, Phase.TIMEOUT)
         )
 
     def overlay(self) -> tuple[str, list[str]] | None:
@@ -351,13 +352,13 @@ class TableView(arcade.View):
             return "not connected"
         if m.holding or m.animating() or m.replaying:
             return "the balls are rolling · hold F: fast-forward"
-        if m.phase == "break_choice" and m.lag_winner == m.seat:
+        if m.phase == Phase.BREAK_CHOICE and m.lag_winner == m.seat:
             return "choose who breaks: 1 or 2"
-        if m.phase == "timeout" and m.shooter == m.seat:
+        if m.phase == Phase.TIMEOUT and m.shooter == m.seat:
             return "your time-out · T: resume"
-        if m.phase == "waiting":
+        if m.phase == Phase.WAITING:
             return "waiting for an opponent"
-        if m.phase == "over":
+        if m.phase == Phase.OVER:
             return "the match is over"
         return "wait for your turn"
 
@@ -524,7 +525,7 @@ class TableView(arcade.View):
         cue = self.aim.stroke(self.aim.break_spot if self.is_break() else None)
         self.controller.send(ts.Stroke(cue=cue))
         st = self.model.state
-        if self.model.phase == "lag":
+        if self.model.phase == Phase.LAG:
             self._lagged = (st.last_lag,)
         self._sent = (
             time.monotonic(),
@@ -652,8 +653,8 @@ class TableView(arcade.View):
         elif symbol == k.R and m.my_turn and m.frozen:
             self.controller.send(ts.Respot())
         elif symbol == k.T and m.shooter == m.seat:
-            self.controller.send(ts.Resume() if m.phase == "timeout" else ts.TimeOut())
-        elif symbol in (k.KEY_1, k.NUM_1) and m.phase == "break_choice":
+            self.controller.send(ts.Resume() if m.phase == Phase.TIMEOUT else ts.TimeOut())
+        elif symbol in (k.KEY_1, k.NUM_1) and m.phase == Phase.BREAK_CHOICE:
             self.controller.send(ts.ChooseBreak(breaker="me"))
-        elif symbol in (k.KEY_2, k.NUM_2) and m.phase == "break_choice":
+        elif symbol in (k.KEY_2, k.NUM_2) and m.phase == Phase.BREAK_CHOICE:
             self.controller.send(ts.ChooseBreak(breaker="opponent"))

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from shared.protocol.enums import EndReason
+
 # R-SPOT-1 cushion names → where each one is on this screen.
 CUSHIONS_ON_SCREEN = {
     "top": "right short",
@@ -24,13 +26,13 @@ CUSHIONS_ON_SCREEN = {
 }
 
 REASONS = {
-    "distance": "reached the distance",
-    "equalized": "after the equalizing inning",
-    "innings_limit": "on the innings limit",
-    "concede": "the opponent conceded",
-    "forfeit": "by forfeit",
-    "no_show": "the opponent did not come back",
-    "abandoned": "the match was abandoned",
+    EndReason.DISTANCE: "reached the distance",
+    EndReason.EQUALIZED: "after the equalizing inning",
+    EndReason.INNINGS_LIMIT: "on the innings limit",
+    EndReason.CONCEDE: "the opponent conceded",
+    EndReason.FORFEIT: "by forfeit",
+    EndReason.NO_SHOW: "the opponent did not come back",
+    EndReason.ABANDONED: "the match was abandoned",
 }
 
 # Plain sentences for the server's error codes (docs/protocol.md "Errors"); the code itself is
@@ -62,6 +64,7 @@ _SEAT = re.compile(r"\b([Ss])eat (\d+)\b")
 _CUSHION = re.compile(r"\b(top|bottom|left|right) cushion")
 _NEARER = re.compile(r"\bnearer the (top|bottom)\b")
 _WINS = re.compile(r"\bwins \((\w+)\)")
+_PAIR_WINS = re.compile(r"( & [^.;:,()]+?) wins\b")
 _DRAW = re.compile(r"\bDraw \((\w+)\)")
 _CODE_PREFIX = re.compile(r"^[a-z]+(?:_[a-z]+)+: ")
 
@@ -80,6 +83,8 @@ def plain(text: str, name_of: Callable[[int], str] | None = None) -> str:
     out = _NEARER.sub(lambda m: f"nearer the {CUSHIONS_ON_SCREEN[m.group(1)]} cushion", out)
     # The game-over sentence's reason code: "X wins (distance)." → "X wins: reached the distance."
     out = _WINS.sub(lambda m: f"wins: {reason_text(m.group(1))}", out)
+    # A team's side is two partners ("Ann & Cid"): they win, not wins (R-TEAM-1).
+    out = _PAIR_WINS.sub(r"\1 win", out)
     out = _DRAW.sub(lambda m: f"A draw, {reason_text(m.group(1))}", out)
     out = re.sub(r"\s+([.,;:])", r"\1", out)
     return re.sub(r"\s{2,}", " ", out).strip()

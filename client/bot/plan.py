@@ -274,7 +274,7 @@ class Search:
 
     def styles(self) -> list[tuple[float, float, float]]:
         styles = list(STYLES[: self.level.styles])
-        if self.problem.discipline != "three_cushion":
+        if self.problem.discipline is not rules.Discipline.THREE_CUSHION:
             styles = list(EASY_STYLES) + styles
         return styles
 

@@ -24,6 +24,8 @@ from client.bot.problem import LagProblem, problem_from
 from client.session import ConnectionLost, Link, Session
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Phase
+from shared.protocol.errors import ErrorCode
 from shared.table import BALLS, BallName
 
 log = logging.getLogger(__name__)
@@ -111,13 +113,20 @@ class BotPlayer:
         lag_seq = state.last_lag.seq if state.last_lag else None
         key: tuple[Any, ...] | None = None
         job: Callable[[], Any] | None = None
-        if phase == "lag" and not (match.lag is not None and match.lag.played[seat]):
+        # R-TEAM-1: in a team room the lag and the break choice are the first player's, and a
+        # stroke is the partner's whose turn it is (the referee refuses the other, R-TEAM-4).
+        if phase == Phase.LAG and state.my_lag and not (match.lag and match.lag.played[seat]):
             key = ("lag", lag_seq)
             job = self._lag
-        elif phase == "break_choice" and match.lag is not None and match.lag.winner == seat:
+        elif (
+            phase == Phase.BREAK_CHOICE
+            and state.my_lag
+            and match.lag is not None
+            and match.lag.winner == seat
+        ):
             key = ("break_choice", lag_seq)
             job = self._choose_break
-        elif phase == "play" and match.shooter == seat and match.deadline_ms:
+        elif phase == Phase.PLAY and state.my_turn and match.deadline_ms:
             key = ("play", match.deadline_ms, str(match.balls))
             job = self._stroke
         if key is None or key == self._acted or job is None:
@@ -238,7 +247,7 @@ class BotPlayer:
     async def _on_refused(self, msg: tc.Error) -> None:
         code = msg.code
         self.say(f"stroke refused: {code}: {msg.message}")
-        if code == "balls_moving" and self._last_sent is not None:
+        if code == ErrorCode.BALLS_MOVING and self._last_sent is not None:
             await asyncio.sleep(0.25)
             with contextlib.suppress(ConnectionLost):
                 msg_id = await self.session.send(self._last_sent[1])

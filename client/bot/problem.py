@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from shared import rules, wireviews
+from shared.protocol.enums import Phase as WirePhase
 from shared.protocol.views import MatchView, RoomView
 from shared.rules import MatchOptions, MatchState, Phase
 from shared.table import BALLS, BallName, Point
@@ -53,8 +54,8 @@ class Problem:
         return cls(state)
 
     @property
-    def discipline(self) -> str:  # wire name, e.g. "three_cushion"
-        return self.state.options.discipline.value
+    def discipline(self) -> rules.Discipline:
+        return self.state.options.discipline
 
     @property
     def table(self) -> str:  # shared.table.TABLES key
@@ -97,6 +98,6 @@ class LagProblem:
 
 def problem_from(room: RoomView, match: MatchView, seat: int) -> Problem | None:
     """Our stroke to choose, or None when it is not our turn to play."""
-    if match.phase != "play" or match.shooter != seat:
+    if match.phase != WirePhase.PLAY or match.shooter != seat:
         return None
     return Problem(wireviews.state_from_view(match, wireviews.options_from_view(room.options)))

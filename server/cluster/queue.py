@@ -31,7 +31,7 @@ import redis.asyncio as aioredis
 import redis.exceptions
 
 from server.cluster.stopping import cancel
-from server.core.matchmaking import Matchmaker, Pairing, Ticket
+from server.core.matchmaking import Matchmaker, Pairing, TeamPairing, Ticket
 from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ class ClusterQueue:
             self._writes.put_nowait(("remove", self._field(key), None))
         return ticket
 
-    def pair(self, now_ms: int) -> list[Pairing]:
+    def pair(self, now_ms: int) -> list[Pairing | TeamPairing]:
         return []  # the cluster's matcher pairs (ClusterQueue._match)
 
     # Life cycle ------------------------------------------------------------------------------
@@ -206,6 +206,8 @@ class ClusterQueue:
             await self.r.hdel(TICKETS, *orphans)
         sent = 0
         for pairing in matchmaker.pair(self.node.server.desk.clock()):
+            if isinstance(pairing, TeamPairing):
+                continue  # team quick match is one server's only (the desk refuses it here)
             a, b = str(pairing.a.key), str(pairing.b.key)
             if not await self._take_pair(keys=[TICKETS], args=[a, b]):
                 continue  # one of them left (or was paired) meanwhile

@@ -10,6 +10,12 @@ so passes repeat until one pairs nobody (at most MAX_PASSES a round; a few in pr
 Bots (registered bot accounts) wait too, but are only offered to a human who has waited
 ``bot_after_s`` without a human opponent; such matches are unrated (the store decides that at
 the match's end from the accounts, so a bot can never be rated whatever the queue does).
+
+Doubles and Scotch doubles (R-TEAM-1) have pools of their own: four humans whose ratings all
+lie within each one's window make a table, split into the two most even sides (the strongest
+with the weakest against the two in the middle). The closest four are neighbours in rating
+order too, so the same passes take the tightest groups of four first. Bots are not offered to
+team pools; a team match counts in each player's team standing (server/store/standings.py).
 """
 
 from __future__ import annotations
@@ -20,8 +26,8 @@ from typing import Protocol
 
 from server.core.accounts import AccountsConfig
 
-Pool = tuple[str, int | None]
-MAX_PASSES = 8  # (discipline, distance or None for the referee's default)
+Pool = tuple[str, int | None, str]  # discipline, distance (None: the default), team mode
+MAX_PASSES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,10 +39,11 @@ class Ticket:
     rating: float
     bot: bool
     since_ms: int
+    team_mode: str = "singles"  # R-TEAM-1: "doubles" and "scotch" wait for four
 
     @property
     def pool(self) -> Pool:
-        return (self.discipline, self.distance)
+        return (self.discipline, self.distance, self.team_mode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +54,34 @@ class Pairing:
     @property
     def with_bot(self) -> bool:
         return self.a.bot or self.b.bot
+
+
+@dataclass(frozen=True, slots=True)
+class TeamPairing:
+    """Four tickets made into two sides (R-TEAM-1), in seat order A1, B1, A2, B2: the
+    strongest and the weakest play together against the two in the middle."""
+
+    a1: Ticket
+    b1: Ticket
+    a2: Ticket
+    b2: Ticket
+
+    @property
+    def seats(self) -> tuple[Ticket, Ticket, Ticket, Ticket]:
+        return (self.a1, self.b1, self.a2, self.b2)
+
+    @property
+    def with_bot(self) -> bool:
+        return any(t.bot for t in self.seats)
+
+    @property
+    def side_ratings(self) -> tuple[float, float]:
+        return (self.a1.rating + self.a2.rating, self.b1.rating + self.b2.rating)
+
+    @classmethod
+    def balanced(cls, four: list[Ticket]) -> TeamPairing:
+        low, mid_low, mid_high, high = sorted(four, key=lambda t: t.rating)
+        return cls(high, mid_high, low, mid_low)
 
 
 class TicketQueue(Protocol):
@@ -62,7 +97,7 @@ class TicketQueue(Protocol):
 
     def remove(self, key: Hashable) -> Ticket | None: ...
 
-    def pair(self, now_ms: int) -> list[Pairing]: ...
+    def pair(self, now_ms: int) -> list[Pairing | TeamPairing]: ...
 
 
 class Matchmaker:
@@ -92,13 +127,17 @@ class Matchmaker:
         waited_s = max(0, now_ms - ticket.since_ms) / 1000
         return min(c.max_window, c.window + c.widen_per_s * waited_s)
 
-    def pair(self, now_ms: int) -> list[Pairing]:
-        """Take every pair that fits now out of the queue."""
+    def pair(self, now_ms: int) -> list[Pairing | TeamPairing]:
+        """Take every pair (and every table of four in a team pool) that fits now out of the
+        queue."""
         pools: dict[Pool, list[Ticket]] = {}
         for t in self._tickets.values():
             pools.setdefault(t.pool, []).append(t)
-        out: list[Pairing] = []
-        for tickets in pools.values():
+        out: list[Pairing | TeamPairing] = []
+        for pool, tickets in pools.items():
+            if pool[2] != "singles":
+                out.extend(self._tables_of_four(tickets, now_ms))
+                continue
             humans = sorted((t for t in tickets if not t.bot), key=lambda t: t.rating)
             taken: set[Hashable] = set()
             # Pairing some makes others neighbours: look again until none fit, at most
@@ -113,11 +152,41 @@ class Matchmaker:
             if bots:
                 self._offer_bots([h for h in humans if h.key not in taken], bots, now_ms, out)
         for p in out:
-            self._tickets.pop(p.a.key, None)
-            self._tickets.pop(p.b.key, None)
+            for t in p.seats if isinstance(p, TeamPairing) else (p.a, p.b):
+                self._tickets.pop(t.key, None)
         return out
 
-    def _pair_humans(self, humans: list[Ticket], now_ms: int, out: list[Pairing]) -> set[Hashable]:
+    def _tables_of_four(self, tickets: list[Ticket], now_ms: int) -> list[TeamPairing]:
+        """R-TEAM-1: groups of four neighbours in rating whose spread each of them accepts,
+        the tightest first; each made into the two most even sides."""
+        humans = sorted((t for t in tickets if not t.bot), key=lambda t: t.rating)
+        out: list[TeamPairing] = []
+        for _ in range(MAX_PASSES):
+            taken = {t.key for p in out for t in p.seats}
+            free = [h for h in humans if h.key not in taken]
+            windows = [self.window(t, now_ms) for t in free]
+            groups = []
+            for i in range(len(free) - 3):
+                four = free[i : i + 4]
+                spread = four[-1].rating - four[0].rating
+                if spread <= min(windows[i : i + 4]) and len({t.player_id for t in four}) == 4:
+                    groups.append((spread, i))
+            groups.sort()
+            used: set[int] = set()
+            made = 0
+            for _, i in groups:
+                if used & set(range(i, i + 4)):
+                    continue
+                used.update(range(i, i + 4))
+                out.append(TeamPairing.balanced(free[i : i + 4]))
+                made += 1
+            if not made:
+                break
+        return out
+
+    def _pair_humans(
+        self, humans: list[Ticket], now_ms: int, out: list[Pairing | TeamPairing]
+    ) -> set[Hashable]:
         windows = [self.window(t, now_ms) for t in humans]
         gaps = [
             (humans[i + 1].rating - humans[i].rating, i)
@@ -137,7 +206,11 @@ class Matchmaker:
         return taken
 
     def _offer_bots(
-        self, humans: list[Ticket], bots: list[Ticket], now_ms: int, out: list[Pairing]
+        self,
+        humans: list[Ticket],
+        bots: list[Ticket],
+        now_ms: int,
+        out: list[Pairing | TeamPairing],
     ) -> None:
         wait_ms = self.config.bot_after_s * 1000
         free = sorted(bots, key=lambda t: t.rating)

@@ -1,7 +1,9 @@
 """One room's logic, sans I/O: ``(sender, message, now) -> effects`` (STYLE.md, as websockets'
 protocol core and its connect4 tutorial).
 
-Theory of operation. A room holds two seats, any number of spectators and one referee state
+Theory of operation. A room holds a seat for every player of both sides' line-ups (two in
+singles, four in a doubles or Scotch room, R-TEAM-1), any number of spectators and one referee
+state
 (``shared.rules``). Every input is a method call with the server time passed in: a client message
 (:meth:`Room.handle`), a dropped connection (:meth:`Room.disconnect`), a timer (:meth:`Room.tick`)
 or a finished simulation (:meth:`Room.simulated`). Each returns :class:`Effects`: the messages to
@@ -35,7 +37,8 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol import views as pv
 from shared.protocol.base import ClientMessage, ServerMessage
-from shared.rules import IllegalAction, MatchState, Phase, Verdict
+from shared.protocol.enums import CallCode, LagReason, SeatKey, SeatStatus
+from shared.rules import IllegalAction, MatchState, Phase, Verdict, lineup
 from shared.rules.placement import Side
 from shared.table import BallName, Point
 
@@ -96,13 +99,14 @@ class SimJob:
     table: str
     balls: dict[BallName, Point]
     strokes: dict[BallName, Cue]  # the struck ball(s)
-    seat: int | None
-    spot: str | None
+    seat: int | None  # the side that struck (None: the lag, both sides)
+    spot: Side | None
     received_ms: int
     # The referee reads the balls' paths only to judge zones (straight rail, balkline:
     # R-DISC-FREE, R-DISC-BALK); otherwise the worker leaves them out of the result it sends
     # back, which halves what the event loop has to unpickle (the wire form travels anyway).
     segments: bool = True
+    slot: int = 0  # R-TEAM-1: the partner of ``seat`` who struck
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,25 +168,8 @@ def settings_from_wire(msg: ts.CreateRoom) -> RoomSettings:
 
 def refusal(exc: IllegalAction, re: int | None = None) -> tc.Error:
     """The player's mistake as an ``error``: the referee's code when the protocol has it."""
-    code = exc.code if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION.value
+    code = ErrorCode(exc.code) if exc.code in RULES_CODES else ErrorCode.ILLEGAL_ACTION
     return tc.Error(code=code, message=exc.message, re=re)
-
-
-def result_view(verdict: Verdict) -> pv.StrokeResult:
-    """A verdict as the protocol's ``result``."""
-    foul = verdict.foul
-    return pv.StrokeResult(
-        points=verdict.points,
-        foul=None
-        if foul is None
-        else pv.FoulView(rule_id=foul.rule_id, code=foul.code, text=foul.text),
-        calls=tuple(
-            pv.CallView(code=c.code, text=c.text, rule_id=c.rule_id) for c in verdict.calls
-        ),
-        respots={b: (p[0], p[1]) for b, p in verdict.respots.items()},
-        next_shooter=verdict.next_shooter,
-        game_over=wireviews.result_view(verdict.game_over),
-    )
 
 
 class Room:
@@ -204,7 +191,8 @@ class Room:
         self.password_hash = password_hash
         self.created_ms = now_ms
         self.state: MatchState = rules.new_match(self.options, now_ms)
-        self.seats: list[SeatHolder | None] = [None, None]
+        # One seat per player, by player index (side + 2 * slot, R-TEAM-1): A1, B1, A2, B2.
+        self.seats: list[SeatHolder | None] = [None] * self.options.players
         self.spectators: dict[ConnId, Member] = {}
         self.audience_sent = 0  # the spectator count everyone was last told
         self.audience_due: int | None = None  # when to tell them a changed count
@@ -317,7 +305,8 @@ class Room:
                 and room.state.connected[i]
                 and room.state.phase is not Phase.OVER
             ):
-                room.state, _ = rules.apply(room.state, rules.Disconnected(i), now)
+                side, slot = lineup.side_of(i), lineup.slot_of(i)
+                room.state, _ = rules.apply(room.state, rules.Disconnected(side, slot), now)
         return room
 
     def begin_match(self, fx: Effects, now: int) -> None:
@@ -340,13 +329,27 @@ class Room:
 
     @property
     def seat_count(self) -> int:
-        return 1 if self.practice else 2
+        """Seats to fill before the match starts: 1 in practice, 2 in singles, 4 in a team
+        room (R-TEAM-1)."""
+        return 1 if self.practice else self.options.players
+
+    @property
+    def teams(self) -> bool:
+        return self.options.teams
+
+    def place(self, player: int | None) -> tuple[int | None, int | None]:
+        """(seat, slot) on the wire for a player index: the side, and in a team room the
+        place in the side's line-up (None in singles, so singles keep v1's messages)."""
+        if player is None:
+            return None, None
+        return lineup.side_of(player), lineup.slot_of(player) if self.teams else None
 
     def conns(self) -> list[ConnId]:
         seated = [s.conn for s in self.seats if s is not None and s.conn is not None]
         return seated + list(self.spectators)
 
     def seat_of(self, conn: ConnId) -> int | None:
+        """The player index of ``conn``'s seat (in singles, the side)."""
         for i, s in enumerate(self.seats):
             if s is not None and s.conn == conn:
                 return i
@@ -363,11 +366,11 @@ class Room:
         """One entry of ``rooms`` (PROTOCOL.md)."""
         return pv.RoomSummary(
             room_id=self.room_id,
-            discipline=self.options.discipline.value,
+            discipline=wireviews.DISCIPLINES[self.options.discipline],
             distance=self.options.target,
             players=tuple(None if s is None else s.name for s in self.seats[: self.seat_count]),
             spectators=len(self.spectators),
-            phase=self.state.phase.value,
+            phase=wireviews.PHASES[self.state.phase],
             private=self.private,
             practice=self.practice,
             score=self._live_score(),
@@ -405,13 +408,15 @@ class Room:
         )
 
     def snapshot(
-        self, seat: int | None, re: int | None = None, now: int | None = None
+        self, player: int | None, re: int | None = None, now: int | None = None
     ) -> tc.Snapshot:
-        """The room now; while the last stroke's balls still roll, that stroke too, so a client
-        that arrives mid-stroke animates the rest of it (DESIGN.md "Life of a stroke" 5)."""
+        """The room now, for the holder of seat ``player`` (None: a spectator); while the last
+        stroke's balls still roll, that stroke too, so a client that arrives mid-stroke
+        animates the rest of it (DESIGN.md "Life of a stroke" 5)."""
         moving = self.last_motion
         if moving is None or now is None or now >= (moving.rest_ms or 0):
             moving = None
+        seat, slot = self.place(player)
         return tc.Snapshot(
             seq=self.seq,
             room=self.room_view(),
@@ -419,6 +424,7 @@ class Room:
             seat=seat,
             in_motion=moving,
             re=re,
+            slot=slot,
         )
 
     # Entry points ---------------------------------------------------------------------------
@@ -427,7 +433,7 @@ class Room:
         fx = Effects()
         free = [i for i in range(self.seat_count) if self.seats[i] is None]
         if self.state.phase is not Phase.WAITING or not free:
-            fx.to([who.conn], error(ErrorCode.ROOM_FULL, "Both seats are taken.", msg.id))
+            fx.to([who.conn], error(ErrorCode.ROOM_FULL, "Every seat is taken.", msg.id))
             return fx
         if any(s is not None and s.player_id == who.player_id for s in self.seats):
             fx.to(
@@ -444,18 +450,26 @@ class Room:
             # Two players nobody could tell apart on the scoreboard: the newcomer's name gets a
             # marker everyone sees (refusing would stop two "player"s or two bots from playing).
             name = f"{who.name} (2)"
-        seat = free[0]
-        self.seats[seat] = SeatHolder(who.player_id, name, token_hash, who.conn)
+        # R-TEAM-1: seats fill in player order, the first players of both sides first.
+        player = free[0]
+        self.seats[player] = SeatHolder(who.player_id, name, token_hash, who.conn)
         fx.attach.append(who.conn)
         fx.save = True
-        fx.to([who.conn], tc.Joined(room_id=self.room_id, seat=seat, seat_token=token, re=msg.id))
-        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
+        side, slot = self.place(player)
+        assert side is not None
+        fx.to(
+            [who.conn],
+            tc.Joined(room_id=self.room_id, seat=side, seat_token=token, re=msg.id, slot=slot),
+        )
+        self._broadcast(
+            fx, tc.PlayerStatus(seq=0, seat=side, status=SeatStatus.CONNECTED, slot=slot)
+        )
         if all(self.seats[i] is not None for i in range(self.seat_count)):
             self.begin_match(fx, now)
             self._act(fx, rules.Start(), now)
             fx.snapshot_all = True  # the match begins: everyone gets the whole picture
         else:
-            fx.to([who.conn], self.snapshot(seat, now=now))
+            fx.to([who.conn], self.snapshot(player, now=now))
         return fx
 
     def spectate(self, who: Member, msg: ts.Spectate, now: int) -> Effects:
@@ -468,17 +482,17 @@ class Room:
 
     def rejoin(self, who: Member, msg: ts.Rejoin, token_hash: str, now: int) -> Effects:
         fx = Effects()
-        seat = next(
+        player = next(
             (i for i, s in enumerate(self.seats) if s is not None and s.token_hash == token_hash),
             None,
         )
-        if seat is None:
+        if player is None:
             fx.to(
                 [who.conn],
                 error(ErrorCode.BAD_TOKEN, "That seat token is not valid for this room.", msg.id),
             )
             return fx
-        holder = self.seats[seat]
+        holder = self.seats[player]
         assert holder is not None
         if holder.conn is not None and holder.conn != who.conn:
             # The same secret from a new connection: the old one is stale (a half-open TCP
@@ -499,14 +513,20 @@ class Room:
             holder.name = who.name  # a new name only if it cannot pass for the opponent
         fx.attach.append(who.conn)
         fx.save = True
+        seat, slot = self.place(player)
+        assert seat is not None
         fx.to(
             [who.conn],
-            tc.Joined(room_id=self.room_id, seat=seat, seat_token=msg.seat_token, re=msg.id),
+            tc.Joined(
+                room_id=self.room_id, seat=seat, seat_token=msg.seat_token, re=msg.id, slot=slot
+            ),
         )
-        if not self.state.connected[seat]:
-            self._act(fx, rules.Reconnected(seat), now)
-        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="connected"))
-        fx.to([who.conn], self.snapshot(seat, now=now))
+        if not self.state.connected[player]:
+            self._act(fx, rules.Reconnected(seat, slot or 0), now)
+        self._broadcast(
+            fx, tc.PlayerStatus(seq=0, seat=seat, status=SeatStatus.CONNECTED, slot=slot)
+        )
+        fx.to([who.conn], self.snapshot(player, now=now))
         return fx
 
     def disconnect(
@@ -521,23 +541,31 @@ class Room:
             del self.spectators[conn]
             self._audience_changed(now)
             return fx
-        seat = self.seat_of(conn)
-        if seat is None:
+        player = self.seat_of(conn)
+        if player is None:
             return fx
-        holder = self.seats[seat]
+        holder = self.seats[player]
         assert holder is not None
         holder.conn = None
         fx.save = True
+        seat, slot = self.place(player)
+        assert seat is not None
         if self.state.phase is Phase.WAITING and left:
-            self.seats[seat] = None  # nothing started: the seat is simply free again
-            self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status="left"))
+            self.seats[player] = None  # nothing started: the seat is simply free again
+            self._broadcast(
+                fx, tc.PlayerStatus(seq=0, seat=seat, status=SeatStatus.LEFT, slot=slot)
+            )
             return fx
         holder.left = left
         if self.state.phase is not Phase.OVER:
-            self._act(fx, rules.Disconnected(seat), now)
-        grace = self.state.grace_deadline[seat]
-        status = "left" if left else "disconnected"
-        self._broadcast(fx, tc.PlayerStatus(seq=0, seat=seat, status=status, grace_until_ms=grace))
+            # R-END-5 / R-TEAM-7: the player's own grace starts; a partner keeps the seat.
+            self._act(fx, rules.Disconnected(seat, slot or 0), now)
+        grace = self.state.grace_deadline[player]
+        status = SeatStatus.LEFT if left else SeatStatus.DISCONNECTED
+        self._broadcast(
+            fx,
+            tc.PlayerStatus(seq=0, seat=seat, status=status, grace_until_ms=grace, slot=slot),
+        )
         return fx
 
     def handle(self, who: Member, msg: ClientMessage, now: int) -> Effects:
@@ -565,9 +593,10 @@ class Room:
                 )
                 return fx
             self.chat_tokens -= 1.0
-            seat = self.seat_of(who.conn)
-            holder = None if seat is None else self.seats[seat]
+            player = self.seat_of(who.conn)
+            holder = None if player is None else self.seats[player]
             sender = who.name if holder is None else holder.name  # with its marker, if any
+            seat = self.place(player)[0]
             if seat is None and any(
                 h is not None and h.player_id != who.player_id and looks_alike(h.name, who.name)
                 for h in self.seats
@@ -575,12 +604,15 @@ class Room:
                 sender = f"{who.name} (spectator)"  # not to be taken for the seated player
             self._broadcast(fx, tc.ChatLine(seq=0, sender=sender, text=msg.text, seat=seat))
             return fx
-        seat = self.seat_of(who.conn)
-        if seat is None:
+        player = self.seat_of(who.conn)
+        if player is None:
             fx.to(
                 [who.conn], error(ErrorCode.NOT_A_PLAYER, "Spectators cannot act in a match.", re)
             )
             return fx
+        # R-TEAM-1: the side acts, by the partner in ``slot``; the referee refuses the partner
+        # whose turn it is not (R-TEAM-4).
+        seat, slot = lineup.side_of(player), lineup.slot_of(player)
         if isinstance(msg, ts.Place) and not self.practice:
             fx.to(
                 [who.conn],
@@ -592,20 +624,20 @@ class Room:
             return fx
         try:
             if isinstance(msg, ts.Stroke):
-                self._stroke(fx, seat, msg, now)
+                self._stroke(fx, seat, slot, msg, now)
             elif isinstance(msg, ts.ChooseBreak):
-                breaker = seat if msg.breaker == "me" else 1 - seat
-                self._act(fx, rules.ChooseBreak(seat, breaker), now)
+                breaker = seat if msg.breaker == "me" else lineup.other(seat)
+                self._act(fx, rules.ChooseBreak(seat, breaker, slot), now)
             elif isinstance(msg, ts.Respot):
-                self._act(fx, rules.Respot(seat), now, force_turn=True)
+                self._act(fx, rules.Respot(seat, slot), now, force_turn=True)
             elif isinstance(msg, ts.TimeOut):
-                self._act(fx, rules.TimeOut(seat), now)
+                self._act(fx, rules.TimeOut(seat, slot), now)
             elif isinstance(msg, ts.Resume):
-                self._act(fx, rules.Resume(seat), now)
+                self._act(fx, rules.Resume(seat, slot), now)
             elif isinstance(msg, ts.Concede):
-                self._act(fx, rules.Concede(seat), now)
+                self._act(fx, rules.Concede(seat, slot), now)
             elif isinstance(msg, ts.Rematch):
-                self._rematch(fx, seat, now)
+                self._rematch(fx, seat, slot, now)
             elif isinstance(msg, ts.Place):
                 self._act(fx, rules.Place(cast(dict[BallName, Point], dict(msg.balls))), now)
                 fx.strokes.append(
@@ -683,7 +715,7 @@ class Room:
         return rules.next_deadline(self.state)
 
     # Strokes -----------------------------------------------------------------------------
-    def _stroke(self, fx: Effects, seat: int, msg: ts.Stroke, now: int) -> None:
+    def _stroke(self, fx: Effects, seat: int, slot: int, msg: ts.Stroke, now: int) -> None:
         try:
             cue = msg.cue.physics()
         except StrokeError as exc:  # unreachable after protocol checks; kept as a guard
@@ -692,10 +724,13 @@ class Room:
         if state.phase is Phase.LAG:
             if msg.cue.spot is not None:
                 raise IllegalAction("bad_field", "A starting spot is chosen on the break only.")
-            self._act(fx, rules.LagStroke(seat, cue), now)
+            self._act(fx, rules.LagStroke(seat, cue, slot), now)
             if self.state.lag_strokes[seat] is not None:
                 self._broadcast(
-                    fx, tc.Call(seq=0, code="lag_stroke", text=f"Seat {seat}'s lag stroke is in.")
+                    fx,
+                    tc.Call(
+                        seq=0, code=CallCode.LAG_STROKE, text=f"Seat {seat}'s lag stroke is in."
+                    ),
                 )
             both = rules.lag_strokes(self.state)
             if both is not None:
@@ -703,11 +738,11 @@ class Room:
             return
         # R-PLAY-4 and the turn: refuse before simulating anything (the referee checks the
         # same again when the result comes back).
-        rules.check_stroke(state, seat, now)
+        rules.check_stroke(state, seat, now, slot)
         spot: Side | None = "left" if msg.cue.spot == "left" else "right" if msg.cue.spot else None
         start = rules.stroke_start(state, spot)  # R-BREAK-1: the breaker's starting spot
         ball = rules.cue_ball(state)
-        self._start_job(fx, "stroke", dict(start), {ball: cue}, seat, spot, now)
+        self._start_job(fx, "stroke", dict(start), {ball: cue}, seat, spot, now, slot)
 
     def _start_job(
         self,
@@ -716,13 +751,14 @@ class Room:
         balls: dict[BallName, Point],
         strokes: dict[BallName, Cue],
         seat: int | None,
-        spot: str | None,
+        spot: Side | None,
         now: int,
+        slot: int = 0,
     ) -> None:
         self._jobs += 1
         segments = kind == "stroke" and self.options.discipline not in NO_ZONES
         job = SimJob(
-            self._jobs, kind, self.options.table, balls, strokes, seat, spot, now, segments
+            self._jobs, kind, self.options.table, balls, strokes, seat, spot, now, segments, slot
         )
         self.pending = job
         fx.jobs.append(job)
@@ -736,7 +772,7 @@ class Room:
         if out.result is None:
             if job.kind == "lag":
                 self.lag_failures += 1  # tick() runs it again
-            target = self._seat_conn(job.seat)
+            target = self._seat_conn(job.seat, job.slot)
             fx.to(
                 target,
                 error(
@@ -755,16 +791,16 @@ class Room:
             except IllegalAction:
                 return fx
             rest = t0 + math.ceil(result.duration * 1000)
-            strokes = {
-                str(s): pv.CueParams.of(result.strokes[b])
+            strokes: dict[SeatKey, pv.CueParams] = {
+                ("0" if s == 0 else "1"): pv.CueParams.of(result.strokes[b])
                 for s, b in rules.lag_balls(self.state).items()
                 if b in result.strokes
             }
             msg = tc.LagResult(
                 seq=0,
                 winner=verdict.lag_winner,
-                reason=verdict.lag_reason or "",
-                trajectory=pv.Trajectory(paths=out.trajectory),
+                reason=LagReason(verdict.lag_reason or ""),
+                trajectory=pv.Trajectory(paths=_paths(out)),
                 start_ms=t0,
                 rest_ms=rest,
                 strokes=strokes,
@@ -781,9 +817,11 @@ class Room:
         assert job.seat is not None
         cue = next(iter(job.strokes.values()))
         try:
-            verdict = self._act(fx, rules.PlayStroke(job.seat, cue, result), t0, announce=False)
+            verdict = self._act(
+                fx, rules.PlayStroke(job.seat, cue, result, job.slot), t0, announce=False
+            )
         except IllegalAction as exc:
-            fx.to(self._seat_conn(job.seat), refusal(exc))
+            fx.to(self._seat_conn(job.seat, job.slot), refusal(exc))
             return fx
         self.strokes_played += 1
         stroke = pv.PlayedStroke(cue=pv.CueParams.of(cue, job.spot), ball=next(iter(job.strokes)))
@@ -795,10 +833,11 @@ class Room:
             rest_ms=self.state.resting_at_ms
             if self.state.phase is not Phase.OVER
             else t0 + math.ceil(result.duration * 1000),
-            trajectory=pv.Trajectory(paths=out.trajectory),
+            trajectory=pv.Trajectory(paths=_paths(out)),
             events=out.events,
-            result=result_view(verdict),
+            result=wireviews.stroke_result_view(verdict, self.teams),
             match=wireviews.match_view(self.state),
+            shooter_slot=job.slot if self.teams else None,
         )
         played = self._broadcast(fx, played)  # first, so the kept message carries its seq
         self.last_motion = played
@@ -809,9 +848,9 @@ class Room:
         self._announce(fx, verdict, now, force_turn=True)
         return fx
 
-    def _rematch(self, fx: Effects, seat: int, now: int) -> None:
+    def _rematch(self, fx: Effects, seat: int, slot: int, now: int) -> None:
         before = self.state.phase
-        self._act(fx, rules.Rematch(seat), now)
+        self._act(fx, rules.Rematch(seat, slot), now)
         if before is Phase.OVER and self.state.phase is not Phase.OVER:
             self.begin_match(fx, now)
             fx.snapshot_all = True
@@ -843,7 +882,8 @@ class Room:
                     before.shooter,
                     now,
                     pv.ClockFoul(
-                        result=result_view(verdict), match=wireviews.match_view(self.state)
+                        result=wireviews.stroke_result_view(verdict, self.teams),
+                        match=wireviews.match_view(self.state),
                     ).to_wire(),
                 )
             )
@@ -858,9 +898,10 @@ class Room:
 
     def _announce(self, fx: Effects, verdict: Verdict, now: int, force_turn: bool = False) -> None:
         for call in verdict.calls:
-            self._broadcast(fx, tc.Call(seq=0, code=call.code, text=call.text))
+            self._broadcast(fx, tc.Call(seq=0, code=CallCode(call.code), text=call.text))
         state = self.state
-        key = (state.phase, state.shooter, state.deadline_ms, state.lag_winner)
+        striker = state.shooter_slot if state.phase in (Phase.PLAY, Phase.TIMEOUT) else None
+        key = (state.phase, state.shooter, striker, state.deadline_ms, state.lag_winner)
         if state.phase is not Phase.OVER and (force_turn or key != self._turn_key):
             self._turn_key = key
             shooter = state.lag_winner if state.phase is Phase.BREAK_CHOICE else state.shooter
@@ -873,8 +914,10 @@ class Room:
                     seq=0,
                     shooter=shooter,
                     deadline_ms=state.deadline_ms,
-                    phase=state.phase.value,
+                    phase=wireviews.PHASES[state.phase],
                     frozen=frozen,
+                    # R-TEAM-2/3: which partner strikes (team rooms only).
+                    shooter_slot=striker if self.teams else None,
                 ),
             )
         if verdict.game_over is not None:
@@ -885,7 +928,7 @@ class Room:
                 tc.GameOver(
                     seq=0,
                     winner=go.winner,
-                    reason=go.reason.value,
+                    reason=wireviews.END_REASONS[go.reason],
                     scoresheet=sheet,
                     match_id=self.match_id,
                 ),
@@ -910,10 +953,10 @@ class Room:
         fx.to(self.conns(), sent)
         return sent
 
-    def _seat_conn(self, seat: int | None) -> list[ConnId]:
+    def _seat_conn(self, seat: int | None, slot: int = 0) -> list[ConnId]:
         if seat is None:
             return []
-        holder = self.seats[seat]
+        holder = self.seats[lineup.player(seat, slot)]
         return [] if holder is None or holder.conn is None else [holder.conn]
 
 
@@ -927,23 +970,11 @@ def shift_clocks(state: rules.MatchState, delta_ms: int) -> rules.MatchState:
         state,
         deadline_ms=None if state.deadline_ms is None else state.deadline_ms + delta_ms,
         resting_at_ms=state.resting_at_ms + delta_ms if state.resting_at_ms else 0,
-        grace_deadline=(
-            None if state.grace_deadline[0] is None else state.grace_deadline[0] + delta_ms,
-            None if state.grace_deadline[1] is None else state.grace_deadline[1] + delta_ms,
-        ),
+        grace_deadline=tuple(None if g is None else g + delta_ms for g in state.grace_deadline),
     )
 
 
-def event_views(events: list[dict[str, Any]]) -> tuple[pv.EventView, ...]:
-    """The physics' event maps (``shared.physics.event_wire``: our own physics, so built
-    directly rather than decoded) as the protocol's events; built in the physics worker."""
-    return tuple(
-        pv.EventView(
-            t=e["t"],
-            kind=e["kind"],
-            balls=tuple(e["balls"]),
-            cushion=e.get("cushion"),
-            speeds=tuple(e["speeds"]) if "speeds" in e else None,
-        )
-        for e in events
-    )
+def _paths(out: SimOutcome) -> dict[BallName, Any]:
+    """The worker's encoded trajectory, keyed by ball (``encode_trajectory`` keys it by the
+    simulated balls' names)."""
+    return cast("dict[BallName, Any]", out.trajectory)

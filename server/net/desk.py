@@ -28,16 +28,17 @@ from server.core.accounts import (
 )
 from server.core.events import DomainEvent, MatchFinished
 from server.core.limits import Attempts, LocalAttempts
-from server.core.matchmaking import Matchmaker, Ticket, TicketQueue
+from server.core.matchmaking import Matchmaker, Pairing, TeamPairing, Ticket, TicketQueue
 from server.core.record import RoomSettings
 from server.credentials import check_password, hash_password, new_token, token_hash
 from server.net.actor import Enter, now_ms
 from server.net.hashing import Busy
 from server.store.rows import leader_rows, profile_matches, standing_rows
-from server.store.standings import Change
+from server.store.standings import Change, standing_key
 from shared.protocol import PROTOCOL_VERSION, ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
+from shared.protocol.enums import Discipline
 from shared.ratings import DEFAULT_RATING
 
 if TYPE_CHECKING:
@@ -124,15 +125,14 @@ class StandingDesk:
         elif isinstance(msg, ts.GetLeaderboard):
             store = self.server.store
             assert store is not None
+            key = standing_key(msg.discipline, msg.team_mode)  # R-TEAM-1: a team standing
             rows = await store.run(
-                store.standings.leaderboard,
-                msg.discipline,
-                msg.limit or 20,
-                msg.offset or 0,
-                self.clock(),
+                store.standings.leaderboard, key, msg.limit or 20, msg.offset or 0, self.clock()
             )
             self.server.reply(
-                client, tc.Leaderboard(discipline=msg.discipline, rows=leader_rows(rows), re=msg.id)
+                client,
+                # a team standing's key (three_cushion_doubles) is a word older clients show as is
+                tc.Leaderboard(discipline=Discipline(key), rows=leader_rows(rows), re=msg.id),
             )
         else:
             await self._profile(client, msg)
@@ -286,8 +286,28 @@ class StandingDesk:
                 else await store.run(store.standings.rating, client.player_id, msg.discipline, now)
             )
             rating = DEFAULT_RATING if found is None else found.rating
+        team_mode = msg.team_mode or "singles"
+        if team_mode != "singles" and (bot or not isinstance(self.matchmaker, Matchmaker)):
+            # R-TEAM-1: four humans on one server make a team table (no bots; a cluster's
+            # shared queue pairs two).
+            server.reply(
+                client,
+                error(
+                    ErrorCode.BAD_FIELD,
+                    "Quick match for doubles is for players on one server, not bots.",
+                    msg.id,
+                ),
+            )
+            return
         ticket = Ticket(
-            client.conn, client.player_id, msg.discipline, msg.distance, rating, bot, now
+            client.conn,
+            client.player_id,
+            msg.discipline,
+            msg.distance,
+            rating,
+            bot,
+            now,
+            team_mode,
         )
         if not self.matchmaker.add(ticket):
             server.reply(
@@ -342,7 +362,11 @@ class StandingDesk:
         """One pairing round: open a room for every pair that fits now. Returns how many."""
         server = self.server
         opened = 0
-        for pairing in self.matchmaker.pair(self.clock()):
+        for found in self.matchmaker.pair(self.clock()):
+            if isinstance(found, TeamPairing):
+                opened += await self._open_table(found)
+                continue
+            pairing: Pairing = found
             a = server.clients.get(pairing.a.key)  # type: ignore[call-overload]
             b = server.clients.get(pairing.b.key)  # type: ignore[call-overload]
             ready = [
@@ -363,12 +387,41 @@ class StandingDesk:
                 self.matchmaker.add(pairing.b)
         return opened
 
-    async def open_room(self, a: Client, b: Client | None, ticket: Ticket) -> str | None:
+    async def _open_table(self, table: TeamPairing) -> int:
+        """R-TEAM-1: a team room for four tickets, seated A1, B1, A2, B2 as the matchmaker
+        split them; 1 when it opened. A player who went meanwhile sends the others back to
+        the queue."""
+        server = self.server
+        clients = [server.clients.get(t.key) for t in table.seats]  # type: ignore[call-overload]
+        ready = [
+            c
+            for c, t in zip(clients, table.seats, strict=True)
+            if c is not None and not c.closing and c.room is None and c.player_id == t.player_id
+        ]
+        if len(ready) < 4 or server.draining or len(server.rooms) >= server.config.max_rooms:
+            for c, t in zip(clients, table.seats, strict=True):
+                if c is not None and c in ready:
+                    self.matchmaker.add(t)
+            return 0
+        if await self.open_room(ready[0], ready[1], table.a1, more=ready[2:]) is None:
+            for t in table.seats:
+                self.matchmaker.add(t)
+            return 0
+        self.counts["paired"] += 1
+        return 1
+
+    async def open_room(
+        self, a: Client, b: Client | None, ticket: Ticket, more: list[Client] | None = None
+    ) -> str | None:
         """A room exactly as if ``a`` had created it and both had joined by hand; its id, or
         None when it could not be saved. (``b`` None: on a cluster, the other player is on
         another node, which joins them through a relay: server/cluster/queue.py.)"""
         server = self.server
-        chosen = {} if ticket.distance is None else {"distance": ticket.distance}
+        chosen: dict[str, str | int] = (
+            {} if ticket.distance is None else {"distance": ticket.distance}
+        )
+        if ticket.team_mode != "singles":
+            chosen["team_mode"] = ticket.team_mode  # R-TEAM-1
 
         async def lease_first(room_id: str) -> None:  # on a cluster, the other node finds it
             await server.locator.claim_quick(room_id, a.player_id)
@@ -382,7 +435,7 @@ class StandingDesk:
             return None
         assert not isinstance(actor, str)  # a quick match's claim refuses nothing
         room = actor.room
-        for client in (a, b) if b is not None else (a,):
+        for client in [a, *([] if b is None else [b]), *(more or [])]:
             client.room = actor
             token = new_token()
             actor.post(
@@ -403,7 +456,7 @@ class StandingDesk:
         for ch in changes:
             msg = tc.Rated(
                 match_id=ch.match_id,
-                discipline=ch.discipline,
+                discipline=Discipline(ch.discipline),
                 before=round(ch.before, 1),
                 after=round(ch.after, 1),
                 deviation=round(ch.deviation, 1),

@@ -573,7 +573,7 @@ class GameServer:
         try:
             msg = decode(data, max_size=self.config.max_frame)
         except ProtocolError as exc:
-            bad = tc.Error(code=exc.code.value, message=exc.message[:900], re=_request_id(data))
+            bad = tc.Error(code=exc.code, message=exc.message[:900], re=_request_id(data))
             self._apply(self.lobby.step(BadFrame(client.conn, bad), time.monotonic()))
             return
         try:
@@ -700,7 +700,7 @@ class GameServer:
             self.reply(
                 client,
                 tc.Error(
-                    code=ErrorCode.BAD_FIELD.value,
+                    code=ErrorCode.BAD_FIELD,
                     message="A private room needs a password.",
                     re=msg.id,
                 ),

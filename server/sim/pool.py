@@ -29,11 +29,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from server.core.room import SimJob, SimOutcome, event_views
-from shared.physics.trajectory import event_wire
+from server.core.room import SimJob, SimOutcome
 from shared.physics.types import BallState, Event, Segment, ShotResult
 from shared.protocol.views import EventView
 from shared.table import table_by_name
+from shared.wireviews import event_views
 
 
 def run_job(job: SimJob) -> SimOutcome:
@@ -49,7 +49,7 @@ def run_job(job: SimJob) -> SimOutcome:
             ((ball, stroke),) = job.strokes.items()
             result = simulate(table, job.balls, ball, stroke)
         trajectory: dict[str, Any] = dict(encode_trajectory(result.trajectory))
-        events = event_views([event_wire(e) for e in result.events])
+        events = event_views(result.events)
         if not job.segments:
             result = replace(result, trajectory={})  # see SimJob.segments
     except Exception as exc:  # a physics bug must not take the room down; report it

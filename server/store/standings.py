@@ -81,6 +81,15 @@ CREATE TABLE IF NOT EXISTS rating_changes (
 """
 
 
+def standing_key(discipline: str, team_mode: str | None = None) -> str:
+    """The ``standings.discipline`` a result counts in: the discipline, or in a team match
+    (R-TEAM-1) the discipline's doubles or Scotch doubles standing, one per player
+    (``three_cushion_doubles``)."""
+    if team_mode in (None, "", "singles"):
+        return discipline
+    return f"{discipline}_{team_mode}"
+
+
 @dataclass(frozen=True, slots=True)
 class Account:
     player_id: str
@@ -225,6 +234,11 @@ class Standings:
             return []
         discipline, options, players = row[0], json.loads(row[1]), json.loads(row[2])
         ids = [p.get("player_id") for p in players]
+        team_mode = (options.get("options") or {}).get("team_mode") or options.get("team_mode")
+        if team_mode in ("doubles", "scotch"):
+            return self._team_finished(
+                match_id, discipline, str(team_mode), ids, winner, reason, scoresheet, now_ms
+            )
         if options.get("practice") or len(ids) != 2 or ids[0] == ids[1]:
             return []
         accounts = [self.account(str(pid)) for pid in ids]
@@ -303,6 +317,100 @@ class Standings:
             changes.append(change)
         self.changes.extend(changes)
         del self.changes[:-10_000]  # nobody is taking them (no lobby running): stay bounded
+        return changes
+
+    def _team_finished(
+        self,
+        match_id: int,
+        discipline: str,
+        team_mode: str,
+        ids: list[Any],
+        winner: int | None,
+        reason: str,
+        scoresheet: dict[str, Any],
+        now_ms: int,
+    ) -> list[Change]:
+        """R-TEAM-1: a doubles (or Scotch doubles) result in each player's team standing. A
+        player's opponent is the other side, rated as its two players' mean at the start of
+        the period; the score is the side's; points and innings are the player's own
+        (R-TEAM-5). Rated only between four distinct registered humans."""
+        if len(ids) != 4 or len(set(ids)) != 4:
+            return []
+        accounts = [self.account(str(pid)) for pid in ids]
+        if any(a is None or a.bot for a in accounts):
+            return []
+        if winner is None and reason == "abandoned":
+            return []
+        if self.db.execute(
+            "SELECT 1 FROM rating_changes WHERE match_id = ? LIMIT 1", (match_id,)
+        ).fetchone():
+            return []
+        key = standing_key(discipline, team_mode)
+        period = period_of(now_ms, self.period_s)
+        rows = [self._load(str(pid), key, period) for pid in ids]  # A1, B1, A2, B2
+        own = {
+            (p.get("seat"), p.get("slot")): p
+            for p in scoresheet.get("players") or []
+            if isinstance(p, dict)
+        }
+        changes = []
+        for i, pid in enumerate(ids):
+            side = i % 2
+            foes = [rows[j].base for j in range(4) if j % 2 != side]
+            opponent = Rating(
+                sum(f.rating for f in foes) / 2,
+                sum(f.deviation for f in foes) / 2,
+                sum(f.volatility for f in foes) / 2,
+            )
+            score = 0.5 if winner is None else (1.0 if winner == side else 0.0)
+            self.db.execute(
+                """INSERT INTO period_games VALUES (?, ?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (player_id, discipline, match_id) DO UPDATE SET
+                       opp_rating = excluded.opp_rating,
+                       opp_deviation = excluded.opp_deviation,
+                       opp_volatility = excluded.opp_volatility, score = excluded.score""",
+                (
+                    pid,
+                    key,
+                    match_id,
+                    opponent.rating,
+                    opponent.deviation,
+                    opponent.volatility,
+                    score,
+                ),
+            )
+            games = [
+                Game(Rating(r, d, v), s)
+                for r, d, v, s in self.db.execute(
+                    """SELECT opp_rating, opp_deviation, opp_volatility, score FROM period_games
+                       WHERE player_id = ? AND discipline = ? ORDER BY match_id""",
+                    (pid, key),
+                )
+            ]
+            me = rows[i]
+            before = me.shown
+            me.shown = rate(me.base, games, tau=self.tau)
+            line = own.get((side, i // 2)) or {}
+            me.games += 1
+            me.wins += score == 1.0
+            me.draws += score == 0.5
+            me.losses += score == 0.0
+            me.points += int(line.get("points") or 0)
+            me.innings += int(line.get("innings") or 0)
+            self._save(str(pid), key, me, now_ms)
+            change = Change(
+                match_id, str(pid), key, before.rating, me.shown.rating, me.shown.deviation
+            )
+            self.db.execute(
+                """INSERT INTO rating_changes VALUES (?, ?, ?, ?, ?, ?)
+                   ON CONFLICT (match_id, player_id) DO UPDATE SET
+                       discipline = excluded.discipline, before = excluded.before,
+                       after = excluded.after, deviation = excluded.deviation""",
+                (match_id, change.player_id, key, change.before, change.after, change.deviation),
+            )
+            changes.append(change)
+        self.changes.extend(changes)
+        del self.changes[:-10_000]
         return changes
 
     def _save(self, player_id: str, discipline: str, r: _Row, now_ms: int) -> None:

@@ -5,16 +5,19 @@ Two families, kept apart the way h11 keeps "the peer did something wrong" apart 
 - :class:`ProtocolError` and its subclasses: the bytes or fields of a frame are wrong. ``decode``
   raises nothing else on garbage, whatever the bytes.
 - :class:`ErrorCode`: every ``error.code`` the server may send, including refusals of well-formed
-  messages (not your turn, room full …). The values are the contract: bots switch on them.
+  messages (not your turn, room full …). The values are the contract: bots switch on them. It is
+  an open word (``shared.protocol.enums.OpenEnum``): a client decodes a code a newer server
+  added as an unknown member that keeps it.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import ClassVar
 
+from shared.protocol.enums import OpenEnum
 
-class ErrorCode(StrEnum):
+
+class ErrorCode(OpenEnum):
     """Every stable ``error.code`` (PROTOCOL.md "Errors"); docs/protocol.md lists their meaning."""
 
     # The frame itself.

@@ -5,9 +5,11 @@ form is exactly the v1 map docs/protocol.md describes field by field (same keys,
 clients and bots already deployed keep working. The server builds them from the referee's state
 (``shared.wireviews.match_view``), clients decode each message once and read attributes.
 
-Strings that name something a newer server may extend (phases, reasons, call codes) are checked
-as strings only: an older client must not reject a newer server's frame for a word it does not
-know. Ball names and seats are structural and checked exactly.
+Words are typed (``shared.protocol.enums``): phases, disciplines, reasons, call codes and event
+kinds a newer server may extend are open enums, so an older client does not reject a newer
+server's frame for a word it does not know (the member keeps the word, ``known`` is False).
+Ball names, cushions and seats are structural and checked exactly. Bounds sit in the field types
+(``shared.protocol.bounds``); a view's ``_validate`` keeps only checks across fields.
 """
 
 from __future__ import annotations
@@ -15,37 +17,39 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Self
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Final, Self
 
 from shared.physics.types import MAX_ELEVATION, MAX_SPEED, MISCUE_LIMIT
-from shared.protocol.errors import BadField
-from shared.protocol.fields import (
-    check_choice,
-    check_int,
-    check_number,
-    check_opt_int,
-    check_opt_seat,
-    check_str,
+from shared.protocol.bounds import Count, Length, Positive, Range, Seat, Slot, TimeMs
+from shared.protocol.enums import SPOTS as SPOTS  # the break spots, read here by callers
+from shared.protocol.enums import (
+    BallName,
+    CallCode,
+    CushionName,
+    Discipline,
+    EndReason,
+    EventKind,
+    FoulCode,
+    LagReason,
+    MatchOutcome,
+    Phase,
+    ReplayKind,
+    SeatKey,
+    Spot,
 )
-from shared.protocol.typed import View, Wire, build, decode_value
+from shared.protocol.errors import BadField
+from shared.protocol.typed import View, Wire, build, decode_value, decoded, decoder
 from shared.seats import ball_of
 
 if TYPE_CHECKING:
     from shared.physics.types import Segment
     from shared.physics.types import Stroke as PhysicsStroke
     from shared.protocol.to_client import LagResult, StrokePlayed
-    from shared.table import BallName
 
-BALL_NAMES: Final = ("white", "yellow", "red")
-SPOTS: Final = ("left", "right")
+BALL_NAMES: Final[tuple[BallName, ...]] = ("white", "yellow", "red")
 
 Point2 = tuple[float, float]
-Seat = int
-
-
-def _balls(name: str, balls: Mapping[str, object]) -> None:
-    for ball in balls:
-        check_choice(f"{name} key", ball, BALL_NAMES)
+RoomId = Annotated[str, Length(1, 32)]
 
 
 # The stroke ------------------------------------------------------------------------------------
@@ -57,26 +61,19 @@ class CueParams(View):
     the aim line to the physics: five numbers, limits from ``shared.physics``, and ``spot``
     (R-BREAK-1: the breaker's starting spot, break only)."""
 
-    direction: float  # degrees, [0, 360)
-    speed: float  # m/s, (0, MAX_SPEED]
-    tip_x: float = 0.0  # ball radii, > 0 right english
-    tip_y: float = 0.0  # ball radii, > 0 follow, < 0 draw
-    elevation: float = 0.0  # degrees, [0, MAX_ELEVATION]
-    spot: str | None = None  # "left" / "right"
+    direction: Annotated[float, Range(0.0, 360.0, hi_open=True)]  # degrees
+    speed: Annotated[float, Range(0.0, MAX_SPEED, lo_open=True)]  # m/s
+    tip_x: Annotated[float, Range(-MISCUE_LIMIT, MISCUE_LIMIT)] = 0.0  # ball radii, > 0 right
+    tip_y: Annotated[float, Range(-MISCUE_LIMIT, MISCUE_LIMIT)] = 0.0  # > 0 follow, < 0 draw
+    elevation: Annotated[float, Range(0.0, MAX_ELEVATION)] = 0.0  # degrees
+    spot: Spot | None = None
 
     def _validate(self) -> None:
-        check_number("direction", self.direction, 0.0, 360.0, hi_open=True)
-        check_number("speed", self.speed, 0.0, MAX_SPEED, lo_open=True)
-        tx = check_number("tip_x", self.tip_x, -MISCUE_LIMIT, MISCUE_LIMIT)
-        ty = check_number("tip_y", self.tip_y, -MISCUE_LIMIT, MISCUE_LIMIT)
-        if math.hypot(tx, ty) > MISCUE_LIMIT + 1e-12:
+        if math.hypot(self.tip_x, self.tip_y) > MISCUE_LIMIT + 1e-12:
             raise BadField(
                 f"hypot(tip_x, tip_y) must be at most {MISCUE_LIMIT} ball radii (miscue limit)",
                 field="tip_x",
             )
-        check_number("elevation", self.elevation, 0.0, MAX_ELEVATION)
-        if self.spot is not None:
-            check_choice("spot", self.spot, SPOTS)
 
     def physics(self) -> PhysicsStroke:
         """The physics engine's stroke (the same five numbers)."""
@@ -91,7 +88,7 @@ class CueParams(View):
         )
 
     @classmethod
-    def of(cls, stroke: PhysicsStroke, spot: str | None = None) -> Self:
+    def of(cls, stroke: PhysicsStroke, spot: Spot | None = None) -> Self:
         return cls(
             direction=stroke.direction,
             speed=stroke.speed,
@@ -109,10 +106,7 @@ class PlayedStroke(View):
 
     FLAT: ClassVar[frozenset[str]] = frozenset({"cue"})
     cue: CueParams
-    ball: str
-
-    def _validate(self) -> None:
-        check_choice("ball", self.ball, BALL_NAMES)
+    ball: BallName
 
     def to_wire(self) -> dict[str, Wire]:
         out = self.cue.to_wire()
@@ -126,13 +120,14 @@ class Trajectory:
     """``trajectory``: ball name → flat list, 16 numbers per segment (docs/protocol.md).
     Decode it into segments with ``shared.physics.decode_trajectory``."""
 
-    paths: Mapping[str, tuple[float, ...]]
+    paths: Mapping[BallName, tuple[float, ...]]
 
     def __post_init__(self) -> None:
         # The structure only: the numbers are checked when a frame is decoded (the server's own
         # come from the physics encoder, and re-checking thousands per stroke on the event loop
         # would buy nothing).
-        _balls("trajectory", self.paths)
+        for ball in self.paths:
+            _BALL(ball, "trajectory key")
         for ball, flat in self.paths.items():
             if len(flat) % 16:
                 raise BadField(
@@ -154,10 +149,10 @@ class Trajectory:
     def from_wire(cls, obj: object, path: str = "trajectory") -> Trajectory:
         if not isinstance(obj, Mapping):
             raise BadField(f"{path} must be a map, got {type(obj).__name__}", field=path)
-        paths: dict[str, tuple[float, ...]] = {}
+        paths: dict[BallName, tuple[float, ...]] = {}
         for ball, flat in obj.items():
             where = f"{path}.{ball}"
-            check_choice(f"{path} key", ball, BALL_NAMES)
+            _BALL(ball, f"{path} key")
             if not isinstance(flat, list | tuple):
                 raise BadField(f"{where} must be a list, got {type(flat).__name__}", field=where)
             for i, x in enumerate(flat):
@@ -175,17 +170,11 @@ class EventView(View):
     """One physics event: ``t`` (s since the strike), ``kind``, the ``balls`` involved, the
     ``cushion`` hit and the impact ``speeds`` (m/s) where they apply."""
 
-    t: float
-    kind: str
-    balls: tuple[str, ...]
-    cushion: str | None = None
+    t: Annotated[float, Range(0.0)]
+    kind: EventKind
+    balls: tuple[BallName, ...]
+    cushion: CushionName | None = None
     speeds: tuple[float, ...] | None = None
-
-    def _validate(self) -> None:
-        check_number("t", self.t, 0.0)
-        check_str("kind", self.kind, 32, 1)
-        for b in self.balls:
-            check_choice("balls", b, BALL_NAMES)
 
 
 # Verdicts and scoresheets ----------------------------------------------------------------------
@@ -195,24 +184,20 @@ class EventView(View):
 class GameResult(View):
     """How a game or match ended: ``winner`` (seat, null for a draw) and ``reason``."""
 
-    winner: int | None
-    reason: str
-
-    def _validate(self) -> None:
-        check_opt_seat("winner", self.winner)
-        check_str("reason", self.reason, 64, 1)
+    winner: Seat | None
+    reason: EndReason
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FoulView(View):
     rule_id: str
-    code: str
+    code: FoulCode
     text: str
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class CallView(View):
-    code: str
+    code: CallCode
     text: str
     rule_id: str
 
@@ -221,45 +206,44 @@ class CallView(View):
 class StrokeResult(View):
     """``stroke_played.result``: what the referee decided about one stroke."""
 
-    points: int
+    points: Annotated[int, Range(0, 1)]
     foul: FoulView | None
     calls: tuple[CallView, ...]
-    respots: Mapping[str, Point2]
-    next_shooter: int | None
+    respots: Mapping[BallName, Point2]
+    next_shooter: Seat | None
     game_over: GameResult | None
-
-    def _validate(self) -> None:
-        check_int("points", self.points, 0, 1)
-        _balls("respots", self.respots)
-        check_opt_seat("next_shooter", self.next_shooter)
+    next_slot: Slot | None = None  # team rooms: the partner of ``next_shooter`` who strikes
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetLine(View):
     """One player's line: points, innings, general average (R-PLAY-2) and best run."""
 
-    points: int
-    innings: int
-    average: float
-    high_run: int
+    points: Count
+    innings: Count
+    average: Annotated[float, Range(0.0)]
+    high_run: Count
 
-    def _validate(self) -> None:
-        check_int("points", self.points, 0)
-        check_int("innings", self.innings, 0)
-        check_number("average", self.average, 0.0)
-        check_int("high_run", self.high_run, 0)
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SheetPlayer(View):
+    """A team room's player's own figures (R-TEAM-5): the points of their strokes and the
+    side's innings in which they struck. Sides keep their ``lines``."""
+
+    seat: Seat  # the side
+    slot: Slot  # the place in the side's line-up
+    points: Count
+    innings: Count
+    average: Annotated[float, Range(0.0)]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SheetSet(View):
-    number: int  # 1-based
-    breaker: int
+    number: Positive  # 1-based
+    breaker: Seat
     lines: tuple[SheetLine, SheetLine]
     result: GameResult | None
-
-    def _validate(self) -> None:
-        check_int("number", self.number, 1)
-        check_int("breaker", self.breaker, 0, 1)
+    players: tuple[SheetPlayer, ...] | None = None  # team rooms only
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -270,6 +254,23 @@ class Scoresheet(View):
     match: tuple[SheetLine, SheetLine]
     sets_won: tuple[int, int]
     result: GameResult | None
+    players: tuple[SheetPlayer, ...] | None = None  # team rooms only: totals per player
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchPlayer(View):
+    """``match.players`` (team rooms): one player of a side's line-up in the game being
+    played: their connection and grace (R-END-5), whether they are out for good (R-TEAM-7)
+    and their own figures (R-TEAM-5)."""
+
+    seat: Seat  # the side
+    slot: Slot  # the place in the side's line-up
+    connected: bool
+    grace_until_ms: TimeMs | None
+    out: bool
+    points: Count
+    innings: Count
+    average: Annotated[float, Range(0.0)]
 
 
 # The match -------------------------------------------------------------------------------------
@@ -279,8 +280,8 @@ class Scoresheet(View):
 class FrozenView(View):
     """R-FROZEN-1 / R-CALL-3: what the shooter's ball touches."""
 
-    balls: tuple[str, ...]
-    cushions: tuple[str, ...]
+    balls: tuple[BallName, ...]
+    cushions: tuple[CushionName, ...]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -288,21 +289,14 @@ class LagView(View):
     """The lag (R-LAG-*): each seat's ball, whether each has played (strokes stay hidden,
     R-LAG-3), the winner and why, and how many times it was repeated."""
 
-    balls: Mapping[str, str]  # seat ("0"/"1") -> ball
+    balls: Mapping[SeatKey, BallName]  # seat ("0"/"1") -> ball
     played: tuple[bool, bool]
-    winner: int | None
-    reason: str | None
-    repeats: int
+    winner: Seat | None
+    reason: LagReason | None
+    repeats: Count
 
-    def _validate(self) -> None:
-        for seat, ball in self.balls.items():
-            check_choice("balls key", seat, ("0", "1"))
-            check_choice(f"balls.{seat}", ball, BALL_NAMES)
-        check_opt_seat("winner", self.winner)
-        check_int("repeats", self.repeats, 0)
-
-    def ball_of(self, seat: int) -> str | None:
-        return self.balls.get(str(seat))
+    def ball_of(self, seat: int) -> BallName | None:
+        return self.balls.get("0" if seat == 0 else "1")
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -310,38 +304,35 @@ class ZoneView(View):
     """A balkline or corner zone both object balls lie in (R-ZONE-CALL)."""
 
     name: str
-    count: int
+    count: Count
     armed: bool
     on_line: bool
-
-    def _validate(self) -> None:
-        check_int("count", self.count, 0)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MatchView(View):
     """``match``: the referee's state as every client sees it (``shared.wireviews.match_view``)."""
 
-    phase: str
-    discipline: str
+    phase: Phase
+    discipline: Discipline
     distance: int
-    shooter: int | None
-    cue_ball: str | None
-    white_seat: int | None  # R-LAG-7: the breaker plays white throughout
-    balls: Mapping[str, Point2]
+    shooter: Seat | None
+    cue_ball: BallName | None
+    white_seat: Seat | None  # R-LAG-7: the breaker plays white throughout
+    balls: Mapping[BallName, Point2]
     score: tuple[int, int]
     innings: tuple[int, int]
     average: tuple[float, float]
     high_run: tuple[int, int]
     current_run: int
     timeouts_left: tuple[int, int]
-    deadline_ms: int | None
+    deadline_ms: TimeMs | None
     paused_ms: int | None
     resting_at_ms: int
     break_shot: bool
     spot_choice: bool
     equalizing: bool
-    set: int
+    set: Count
     sets: int
     sets_won: tuple[int, int]
     connected: tuple[bool, bool]
@@ -351,20 +342,11 @@ class MatchView(View):
     frozen: FrozenView | None = None
     lag: LagView | None = None
     zones: tuple[ZoneView, ...] | None = None
+    # Team rooms only (R-TEAM-1): the shooting side's partner who strikes, and every player.
+    shooter_slot: Slot | None = None
+    players: tuple[MatchPlayer, ...] | None = None
 
-    FROZEN_PHASES: ClassVar[frozenset[str]] = frozenset({"play", "timeout"})
-
-    def _validate(self) -> None:
-        check_str("phase", self.phase, 32, 1)
-        check_str("discipline", self.discipline, 32, 1)
-        check_opt_seat("shooter", self.shooter)
-        if self.cue_ball is not None:
-            check_choice("cue_ball", self.cue_ball, BALL_NAMES)
-        check_opt_seat("white_seat", self.white_seat)
-        _balls("balls", self.balls)
-        check_opt_int("deadline_ms", self.deadline_ms, 0)
-        check_opt_int("paused_ms", self.paused_ms)
-        check_int("set", self.set, 0)
+    FROZEN_PHASES: ClassVar[frozenset[Phase]] = frozenset({Phase.PLAY, Phase.TIMEOUT})
 
     def to_wire(self) -> dict[str, Wire]:
         out = View.to_wire(self)
@@ -372,11 +354,11 @@ class MatchView(View):
             out["frozen"] = None if self.frozen is None else self.frozen.to_wire()
         return out
 
-    def ball_of(self, seat: int) -> str:
+    def ball_of(self, seat: int) -> BallName:
         """R-LAG-7: the ball ``seat`` plays (:func:`ball_of`)."""
         return ball_of(self.white_seat, seat)
 
-    def position(self, ball: str) -> Point2 | None:
+    def position(self, ball: BallName) -> Point2 | None:
         return self.balls.get(ball)
 
 
@@ -387,35 +369,25 @@ class MatchView(View):
 class RoomSummary(View):
     """One entry of ``rooms`` (and the first fields of ``snapshot.room``)."""
 
-    room_id: str
-    discipline: str
+    room_id: RoomId
+    discipline: Discipline
     distance: int
     players: tuple[str | None, ...]  # the name in each seat
-    spectators: int
-    phase: str
+    spectators: Count
+    phase: Phase
     private: bool
     practice: bool
     # The live score, points per seat in the game (set) being played; None (left out of the
     # map) while no match has started. Optional: v1 clients ignore it, older servers omit it.
-    score: tuple[int, ...] | None = None
-
-    def _validate(self) -> None:
-        check_str("room_id", self.room_id, 32, 1)
-        check_int("spectators", self.spectators, 0)
-        if self.score is not None:
-            if len(self.score) > 2:
-                raise BadField(
-                    f"score must have one entry per seat, got {len(self.score)}", field="score"
-                )
-            for i, points in enumerate(self.score):
-                check_int(f"score[{i}]", points, 0)
+    # At most one entry per seat.
+    score: Annotated[tuple[Count, ...], Length(0, 2)] | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoomOptions(View):
     """``room.options``: every option in force (the referee's defaults filled in)."""
 
-    discipline: str
+    discipline: Discipline
     distance: int
     shot_clock_s: int
     innings_limit: int | None
@@ -426,6 +398,7 @@ class RoomOptions(View):
     table: str
     practice: bool
     corner_zone_leg: float  # m, R-DISC-FREE, in force on this table
+    team_mode: str = "singles"  # R-TEAM-1: "singles", "doubles" or "scotch"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -443,21 +416,17 @@ class RoomView(View):
     """``snapshot.room``: the ``rooms`` entry's fields plus the options, the seats and the
     match id."""
 
-    room_id: str
-    discipline: str
+    room_id: RoomId
+    discipline: Discipline
     distance: int
     players: tuple[str | None, ...]
-    spectators: int
-    phase: str
+    spectators: Count
+    phase: Phase
     private: bool
     practice: bool
     options: RoomOptions
     seats: tuple[SeatView | None, ...]
     match_id: int | None
-
-    def _validate(self) -> None:
-        check_str("room_id", self.room_id, 32, 1)
-        check_int("spectators", self.spectators, 0)
 
 
 # Finished matches, replays, ratings ---------------------------------------------------------------
@@ -475,12 +444,12 @@ class MatchRow(View):
 
     match_id: int
     room_id: str
-    discipline: str
+    discipline: Discipline
     players: tuple[PlayerRef, ...]
     started_ms: int
     finished_ms: int | None
     winner: int | None
-    reason: str | None
+    reason: EndReason | None
     scoresheet: Scoresheet | None
     strokes: int
 
@@ -489,7 +458,7 @@ class MatchRow(View):
 class SentOptions(View):
     """A match's ``create_room`` options as they were sent (no password): absent = default."""
 
-    discipline: str
+    discipline: Discipline
     distance: int | None = None
     shot_clock_s: int | None = None
     innings_limit: int | None = None
@@ -501,6 +470,7 @@ class SentOptions(View):
     private: bool | None = None
     practice: bool | None = None
     corner_zone_leg: float | None = None
+    team_mode: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -509,13 +479,13 @@ class ReplayRoom(View):
 
     match_id: int
     room_id: str
-    discipline: str
+    discipline: Discipline
     options: SentOptions
     players: tuple[PlayerRef, ...]
     started_ms: int
     finished_ms: int | None
     winner: int | None
-    reason: str | None
+    reason: EndReason | None
     scoresheet: Scoresheet | None
 
 
@@ -531,14 +501,11 @@ class ClockFoul(View):
 class Placed(View):
     """A replay entry of kind ``place`` (practice): where balls were put, the match after."""
 
-    balls: Mapping[str, Point2]
+    balls: Mapping[BallName, Point2]
     match: MatchView
 
-    def _validate(self) -> None:
-        _balls("balls", self.balls)
 
-
-REPLAY_KINDS: Final = ("lag", "stroke", "clock", "place")
+REPLAY_KINDS: Final = tuple(k.value for k in ReplayKind)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -547,17 +514,11 @@ class ReplayStroke(View):
     same map, what was broadcast: the ``lag_result`` (kind ``lag``), the ``stroke_played``
     (``stroke``), a ``ClockFoul`` (``clock``) or a ``Placed`` (``place``)."""
 
-    n: int
-    kind: str
-    seat: int | None
-    played_ms: int
+    n: Positive
+    kind: ReplayKind
+    seat: Seat | None
+    played_ms: TimeMs
     body: LagResult | StrokePlayed | ClockFoul | Placed
-
-    def _validate(self) -> None:
-        check_int("n", self.n, 1)
-        check_choice("kind", self.kind, REPLAY_KINDS)
-        check_opt_seat("seat", self.seat)
-        check_int("played_ms", self.played_ms, 0)
 
     def to_wire(self) -> dict[str, Wire]:
         head: dict[str, Wire] = {
@@ -575,26 +536,21 @@ class ReplayStroke(View):
         if not isinstance(obj, Mapping):
             raise BadField(f"{path} must be a map", field=path)
         kw = {}
-        for name, tp in (("n", int), ("kind", str), ("seat", int | None), ("played_ms", int)):
+        for name, tp in _REPLAY_HEAD.items():
             if name not in obj:
                 raise BadField(f"{path}.{name} is required", field=f"{path}.{name}")
             kw[name] = decode_value(tp, obj[name], f"{path}.{name}")
         kind = kw["kind"]
         body: Any
-        if kind == "lag":
+        if kind is ReplayKind.LAG:
             body = LagResult.decode_map(obj, path)
-        elif kind == "stroke":
+        elif kind is ReplayKind.STROKE:
             body = StrokePlayed.decode_map(obj, path)
-        elif kind == "clock":
+        elif kind is ReplayKind.CLOCK:
             body = ClockFoul.from_wire(obj, path)
-        elif kind == "place":
-            body = Placed.from_wire(obj, path)
         else:
-            raise BadField(
-                f"{path}.kind must be one of {', '.join(REPLAY_KINDS)}, got {kind!r}",
-                field=f"{path}.kind",
-            )
-        return build(cls, {**kw, "body": body}, path)
+            body = Placed.from_wire(obj, path)
+        return decoded(cls, {**kw, "body": body}, path)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -628,7 +584,7 @@ class StandingRow(View):
     """One ``profile.standings`` entry."""
 
     FLAT: ClassVar[frozenset[str]] = frozenset({"standing"})
-    discipline: str
+    discipline: Discipline
     standing: Standing
 
 
@@ -637,14 +593,24 @@ class ProfileMatch(View):
     """One of a profile's last matches, from that player's side."""
 
     match_id: int  # for get_replay
-    discipline: str
+    discipline: Discipline
     finished_ms: int | None
     opponent: PlayerRef | None
-    result: str  # win / loss / draw
-    reason: str | None
+    result: MatchOutcome
+    reason: EndReason | None
     score: tuple[int, int]  # [mine, theirs]
     innings: int
     average: float
     high_run: int
     rating_before: float | None = None
     rating_after: float | None = None
+
+
+# The head of a replay entry, read before its kind says what the rest is.
+_REPLAY_HEAD: Final[dict[str, Any]] = {
+    "n": Positive,
+    "kind": ReplayKind,
+    "seat": Seat | None,
+    "played_ms": TimeMs,
+}
+_BALL: Final = decoder(BallName)

@@ -25,7 +25,13 @@ from shared.rules.actions import (
 )
 from shared.rules.codec import state_from_dict, state_to_dict
 from shared.rules.game import check_stroke
-from shared.rules.options import DEFAULT_DISTANCE, Discipline, MatchOptions, options_as_sent
+from shared.rules.options import (
+    DEFAULT_DISTANCE,
+    Discipline,
+    MatchOptions,
+    TeamMode,
+    options_as_sent,
+)
 from shared.rules.referee import (
     apply,
     cue_ball,
@@ -68,6 +74,7 @@ __all__ = [
     "SetRecord",
     "SetSheet",
     "Start",
+    "TeamMode",
     "Termination",
     "Tick",
     "TimeOut",

@@ -15,9 +15,12 @@ from shared.rules.verdict import IllegalAction, Seat
 from shared.table import BALLS, BallName, Point
 
 
-def _check_seat(seat: object) -> None:
+def _check_seat(seat: object, slot: object = 0) -> None:
+    """A side (``seat``) and a place in its line-up (``slot``, R-TEAM-1): 0 or 1 each."""
     if isinstance(seat, bool) or seat not in (0, 1):
         raise IllegalAction("bad_field", f"seat must be 0 or 1, got {seat!r}")
+    if isinstance(slot, bool) or slot not in (0, 1):
+        raise IllegalAction("bad_field", f"slot must be 0 or 1, got {slot!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,9 +34,10 @@ class LagStroke:
 
     seat: Seat
     stroke: Stroke
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,9 +56,10 @@ class ChooseBreak:
 
     seat: Seat
     breaker: Seat
+    slot: int = 0  # R-TEAM-1: either partner of the lag winner's side may choose
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
         _check_seat(self.breaker)
 
 
@@ -65,9 +70,10 @@ class PlayStroke:
     seat: Seat
     stroke: Stroke
     result: ShotResult
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,9 +81,10 @@ class Respot:
     """R-FROZEN-1a: the shooter asks for a re-spot of the frozen cue ball."""
 
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,9 +92,10 @@ class TimeOut:
     """R-TIMEOUT-1: the shooter pauses at the start of an inning."""
 
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,9 +103,10 @@ class Resume:
     """R-TIMEOUT-1: the player ends the time-out early."""
 
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,17 +114,19 @@ class Disconnected:
     """The seat's connection dropped: its clock pauses and its grace time starts (R-END-5)."""
 
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
 class Reconnected:
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,9 +139,10 @@ class Concede:
     """R-END-5: a seated player gives up the match."""
 
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,9 +168,10 @@ class Rematch:
     """After game over: when both seats ask, a fresh match starts with the other breaker."""
 
     seat: Seat
+    slot: int = 0  # R-TEAM-1: the player's place in the side's line-up
 
     def __post_init__(self) -> None:
-        _check_seat(self.seat)
+        _check_seat(self.seat, self.slot)
 
 
 Action = (

@@ -7,17 +7,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from shared.rules import lineup
 from shared.rules.actions import Disconnected, Reconnected, Resume, TimeOut
 from shared.rules.game import (
+    after_stroke,
     break_chosen,
     bump,
+    check_slot,
     check_stroke,
     clock_ms,
+    count_player,
     end_inning,
     finish,
     need_phase,
     put,
     respot_frozen_free_game,
+    team_rules,
     turn_calls,
 )
 from shared.rules.state import MatchState, Phase
@@ -35,7 +40,8 @@ from shared.table import BallName, Point
 
 
 def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, Verdict]:
-    check_stroke(state, action.seat, now)
+    # R-TEAM-6: the side's time-out, taken by the partner whose stroke it is.
+    check_stroke(state, action.seat, now, action.slot)
     if state.options.practice:
         raise IllegalAction("wrong_phase", "There are no time-outs in practice.")
     if state.visit_strokes > 0:
@@ -71,16 +77,21 @@ def timeout(state: MatchState, action: TimeOut, now: int) -> tuple[MatchState, V
         deadline_ms=now + state.options.timeout_s * 1000,
     )
     call = Call("time_out", f"Time-out for seat {action.seat}.", "R-TIMEOUT-1")
-    return new, Verdict(next_shooter=state.shooter, calls=(call,))
+    return new, Verdict(
+        next_shooter=state.shooter, calls=(call,), rules=team_rules(state.options, "R-TEAM-6")
+    )
 
 
 def resume(state: MatchState, action: Resume, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.TIMEOUT)
+    check_slot(state, action.slot)
     if action.seat != state.shooter:
         raise IllegalAction(
             "not_your_turn", "Only the player who took the time-out can resume.", "R-TIMEOUT-1"
         )
-    return end_timeout(state, now)
+    # R-TEAM-6: the time-out is the side's; either partner may end it.
+    new, verdict = end_timeout(state, now)
+    return new, with_rules(verdict, *team_rules(state.options, "R-TEAM-6"))
 
 
 def end_timeout(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
@@ -93,16 +104,19 @@ def end_timeout(state: MatchState, now: int) -> tuple[MatchState, Verdict]:
 def connection(
     state: MatchState, action: Disconnected | Reconnected, now: int
 ) -> tuple[MatchState, Verdict]:
-    seat = action.seat
+    check_slot(state, action.slot)
+    who = lineup.player(action.seat, action.slot)  # R-TEAM-1: connections are per player
     up = isinstance(action, Reconnected)
-    connected = (up, state.connected[1]) if seat == 0 else (state.connected[0], up)
+    connected = list(state.connected)
+    connected[who] = up
     grace = list(state.grace_deadline)
-    if state.phase is Phase.OVER or up:
-        grace[seat] = None
-    elif grace[seat] is None:
+    if state.phase is Phase.OVER or up or who in state.retired:
+        # A retired partner (R-TEAM-7) is out for good: no grace runs for them.
+        grace[who] = None
+    elif grace[who] is None:
         wait = state.options.no_show_s if state.phase is Phase.WAITING else state.options.grace_s
-        grace[seat] = now + wait * 1000
-    new = replace(state, connected=connected, grace_deadline=(grace[0], grace[1]))
+        grace[who] = now + wait * 1000
+    new = replace(state, connected=tuple(connected), grace_deadline=tuple(grace))
     # R-END-5: a reconnection (or no-show) grace started or was called off.
     rules = ("R-END-5",) if new.grace_deadline != state.grace_deadline else ()
     return settle(new, now), Verdict(rules=rules)
@@ -142,12 +156,10 @@ def earliest_due(state: MatchState, now: int) -> tuple[int, str] | None:
     if state.phase is Phase.OVER:
         return None
     due: list[tuple[int, str]] = []
-    g0, g1 = state.grace_deadline
-    if g0 is not None and g1 is not None and g0 == g1 and g0 <= now:
-        due.append((g0, "grace_both"))
-    for seat, g in enumerate((g0, g1)):
-        if g is not None and g <= now:
-            due.append((g, f"grace_{seat}"))
+    graces = [g for g in state.grace_deadline if g is not None and g <= now]
+    if graces:
+        # Every grace that ends at the same moment is applied together (``expire_graces``).
+        due.append((min(graces), "grace"))
     if (
         state.deadline_ms is not None
         and state.deadline_ms <= now
@@ -156,20 +168,44 @@ def earliest_due(state: MatchState, now: int) -> tuple[int, str] | None:
         due.append((state.deadline_ms, "clock"))
     if not due:
         return None
-    order = {"grace_both": 0, "grace_0": 1, "grace_1": 1, "clock": 2}
+    order = {"grace": 0, "clock": 1}
     return min(due, key=lambda d: (d[0], order[d[1]]))
 
 
-def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
-    if kind == "grace_both":
+def expire_graces(state: MatchState, at: int) -> tuple[MatchState, Verdict]:
+    """R-END-5: the players whose reconnection grace ends at ``at`` are out. A side with no
+    player left forfeits (no-show before the start); both sides empty at once abandon the
+    match. R-TEAM-7: a partner out while the other partner is still in retires, and the other
+    partner plays all of the side's strokes from then on."""
+    out = [p for p, g in enumerate(state.grace_deadline) if g == at]
+    retired = tuple(sorted({*state.retired, *out}))
+    grace = tuple(None if p in out else g for p, g in enumerate(state.grace_deadline))
+    gone = [s for s in lineup.SIDES if not lineup.active(s, state.size, retired)]
+    if len(gone) == 2:
         return finish(state, GameOver(None, Termination.ABANDONED), at)
-    if kind.startswith("grace_"):
-        seat = int(kind[-1])
+    if gone:
         reason = Termination.NO_SHOW if state.phase is Phase.WAITING else Termination.FORFEIT
-        winner = None if state.options.practice else 1 - seat
+        winner = None if state.options.practice else lineup.other(gone[0])
         return finish(state, GameOver(winner, reason), at)
+    new = replace(state, retired=retired, grace_deadline=grace)
+    calls = []
+    for p in out:
+        side, slot = lineup.side_of(p), lineup.slot_of(p)
+        out_one, left = ("first", "second") if slot == 0 else ("second", "first")
+        text = (
+            f"Seat {side}'s {out_one} player did not come back in time; the {left} player "
+            "plays all of the side's strokes from now on."
+        )
+        calls.append(Call("partner_out", text, "R-TEAM-7"))
+    next_shooter = new.shooter if new.phase in (Phase.PLAY, Phase.TIMEOUT) else None
+    return new, Verdict(calls=tuple(calls), next_shooter=next_shooter, rules=("R-END-5",))
+
+
+def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
+    if kind == "grace":
+        return expire_graces(state, at)
     if state.phase is Phase.LAG:
-        missing = [s for s in (0, 1) if state.lag_strokes[s] is None]
+        missing = [s for s in lineup.SIDES if state.lag_strokes[s] is None]
         if len(missing) == 2:
             new, verdict = finish(state, GameOver(None, Termination.ABANDONED), at)
             return new, with_rules(verdict, "R-LAG-6", "R-CLOCK-2")
@@ -178,14 +214,14 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         new = replace(
             state,
             phase=Phase.BREAK_CHOICE,
-            lag_winner=1 - loser,
+            lag_winner=lineup.other(loser),
             lag_reason="no_lag_stroke",
             lag_strokes=(None, None),
             deadline_ms=at + clock_ms(state),
         )
         text = f"Seat {loser} sent no lag stroke in time and loses the lag (R-LAG-6)."
         return new, Verdict(
-            lag_winner=1 - loser,
+            lag_winner=lineup.other(loser),
             lag_reason="no_lag_stroke",
             calls=(Call("lag_winner", text, "R-LAG-6"),),
             rules=("R-CLOCK-2",),
@@ -201,10 +237,12 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
     # R-CLOCK-1 → R-FOUL-CLOCK: the inning ends; the opponent plays the balls as they lie.
     assert state.shooter is not None
     shooter = state.shooter
-    rec = state.current
+    # R-TEAM-5: the partner whose clock ran out played in this inning.
+    counted, team = count_player(state, shooter)
+    rec = counted.current
     innings = bump(rec.innings, shooter) if state.visit_strokes == 0 else rec.innings
     new = replace(
-        state,
+        counted,
         sets=(*state.sets[:-1], replace(rec, innings=innings)),
         break_shot=False,
         # R-FOUL-CLOCK: the opponent plays the balls as they lie. The starting-spot choice
@@ -214,6 +252,8 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         deadline_ms=at + clock_ms(state),
         paused_ms=None,
     )
+    # R-TEAM-3: in Scotch doubles the clock foul was the partner's stroke; the other plays next.
+    new, order = after_stroke(new, shooter)
     new, calls, over, inning_rules = end_inning(new, shooter, at)
     lying = new.positions
     new, frozen_calls, frozen_rules = respot_frozen_free_game(new)
@@ -231,7 +271,7 @@ def expire(state: MatchState, kind: str, at: int) -> tuple[MatchState, Verdict]:
         next_shooter=new.shooter if new.phase is not Phase.OVER else None,
         game_over=new.result if new.phase is Phase.OVER else None,
         # R-CLOCK-1 ran out; the inning counts (R-PLAY-2); the next shooter's clock starts.
-        rules=merge_rules(("R-CLOCK-1", "R-PLAY-2"), inning_rules, frozen_rules),
+        rules=merge_rules(("R-CLOCK-1", "R-PLAY-2"), team, order, inning_rules, frozen_rules),
     )
 
 
@@ -240,13 +280,29 @@ def settle(state: MatchState, now: int) -> MatchState:
     the time that was left) when that seat is back."""
     if state.options.practice or state.phase not in (Phase.LAG, Phase.BREAK_CHOICE, Phase.PLAY):
         return state
+    # Each group is the players of whom one must act; the clock waits while a group has none
+    # connected (R-TEAM-1: a lag stroke and a stroke are one player's, the break choice is the
+    # winning side's, by either partner).
+    groups: list[tuple[int, ...]]
     if state.phase is Phase.LAG:
-        awaited = [s for s in (0, 1) if state.lag_strokes[s] is None]
+        groups = [
+            (lineup.player(s, state.due_slot(s)),)
+            for s in lineup.SIDES
+            if state.lag_strokes[s] is None
+        ]
     elif state.phase is Phase.BREAK_CHOICE:
-        awaited = [state.lag_winner] if state.lag_winner is not None else []
+        groups = (
+            [lineup.active(state.lag_winner, state.size, state.retired)]
+            if state.lag_winner is not None
+            else []
+        )
     else:
-        awaited = [state.shooter] if state.shooter is not None else []
-    away = any(not state.connected[s] for s in awaited)
+        groups = (
+            [(lineup.player(state.shooter, state.due_slot(state.shooter)),)]
+            if state.shooter is not None
+            else []
+        )
+    away = any(not any(state.connected[p] for p in group) for group in groups)
     # The clock counts only from the moment the balls are at rest (R-CLOCK-1).
     start = max(now, state.resting_at_ms)
     if away and state.deadline_ms is not None:

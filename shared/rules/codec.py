@@ -34,6 +34,8 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
                 "high_run": list(r.high_run),
                 "timeouts_left": list(r.timeouts_left),
                 "result": _result(r.result),
+                "player_points": list(r.player_points),
+                "player_innings": list(r.player_innings),
             }
             for r in state.sets
         ],
@@ -57,6 +59,9 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
         "rematch": list(state.rematch),
         "strokes_played": state.strokes_played,
         "result": _result(state.result),
+        "slot_up": list(state.slot_up),
+        "retired": list(state.retired),
+        "struck": list(state.struck),
     }
 
 
@@ -64,7 +69,7 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
     try:
         if d.get("format") != FORMAT:
             raise ValueError(f"unknown state format {d.get('format')!r}")
-        return MatchState(
+        state = MatchState(
             options=MatchOptions(**d["options"]),
             phase=Phase(d["phase"]),
             balls=_balls(d["balls"]),
@@ -76,6 +81,10 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
                     high_run=_pair(r["high_run"]),
                     timeouts_left=_pair(r["timeouts_left"]),
                     result=_unresult(r["result"]),
+                    # States saved before line-ups (R-TEAM-1) are singles: each player's own
+                    # figures are the side's.
+                    player_points=_ints(r.get("player_points", r["points"])),
+                    player_innings=_ints(r.get("player_innings", r["innings"])),
                 )
                 for r in d["sets"]
             ),
@@ -94,14 +103,35 @@ def state_from_dict(d: dict[str, Any]) -> MatchState:
             lag_repeats=_repeats(d["lag_repeats"]),
             lag_winner=d["lag_winner"],
             lag_reason=d["lag_reason"],
-            connected=(bool(d["connected"][0]), bool(d["connected"][1])),
-            grace_deadline=(d["grace_deadline"][0], d["grace_deadline"][1]),
+            connected=tuple(bool(c) for c in d["connected"]),
+            grace_deadline=tuple(_time(g) for g in d["grace_deadline"]),
             rematch=(bool(d["rematch"][0]), bool(d["rematch"][1])),
             strokes_played=int(d["strokes_played"]),
             result=_unresult(d["result"]),
+            slot_up=_pair(d.get("slot_up", [0, 0])),
+            retired=_ints(d.get("retired", [])),
+            struck=_ints(d.get("struck", [])),
         )
     except (KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"malformed match state: {exc!r}") from exc
+    _check_players(state)
+    return state
+
+
+def _check_players(state: MatchState) -> None:
+    """Every per-player tuple has one entry per player of both line-ups (R-TEAM-1)."""
+    n = state.options.players
+    sizes = {
+        "connected": len(state.connected),
+        "grace_deadline": len(state.grace_deadline),
+        **{f"set {i + 1} player_points": len(r.player_points) for i, r in enumerate(state.sets)},
+        **{f"set {i + 1} player_innings": len(r.player_innings) for i, r in enumerate(state.sets)},
+    }
+    wrong = [f"{name} has {size}" for name, size in sizes.items() if size != n]
+    if wrong or any(not 0 <= p < n for p in (*state.retired, *state.struck)):
+        raise ValueError(
+            f"malformed match state: {n} players, but {', '.join(wrong) or 'bad index'}"
+        )
 
 
 def _repeats(value: object) -> int:
@@ -133,6 +163,18 @@ def _stroke(s: Stroke | None) -> dict[str, float] | None:
 
 def _unstroke(s: dict[str, float] | None) -> Stroke | None:
     return None if s is None else Stroke(**s)
+
+
+def _ints(v: list[int]) -> tuple[int, ...]:
+    return tuple(int(x) for x in v)
+
+
+def _time(v: object) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"a deadline must be whole milliseconds or null, got {v!r}")
+    return v
 
 
 def _pair(v: list[int]) -> tuple[int, int]:

@@ -8,7 +8,8 @@ import math
 from dataclasses import replace
 
 from shared.physics.types import ShotResult
-from shared.rules.options import Discipline
+from shared.rules import lineup
+from shared.rules.options import Discipline, MatchOptions, TeamMode
 from shared.rules.placement import break_position, contact_of
 from shared.rules.scoring import zone_rule_is_strict
 from shared.rules.state import MatchState, Phase, SetRecord
@@ -50,17 +51,32 @@ def break_chosen(state: MatchState, breaker: Seat, now: int) -> tuple[MatchState
     # R-LAG-7: the breaker plays the white for the whole match.
     new = begin_set(replace(state, white_seat=breaker), breaker=breaker, now=now, first=True)
     call = Call("break", f"Seat {breaker} breaks with the white.", "R-LAG-7")
-    # R-CLOCK-1: the breaker's shot clock starts.
+    # R-CLOCK-1: the breaker's shot clock starts; R-TEAM-1: the breaking side's first player
+    # breaks.
     return new, Verdict(
         next_shooter=breaker,
         calls=(call, *turn_calls(new, starting=True)),
-        rules=(*BREAK_SETUP, "R-CLOCK-1"),
+        rules=(*BREAK_SETUP, "R-CLOCK-1", *team_rules(state.options, "R-TEAM-1")),
+    )
+
+
+def team_rules(options: MatchOptions, *ids: str) -> tuple[str, ...]:
+    """``ids`` in a team match (doubles or Scotch doubles), nothing in singles: the R-TEAM
+    rules apply only where a side has two players."""
+    return ids if options.teams else ()
+
+
+def fresh_record(options: MatchOptions, breaker: Seat, timeouts: tuple[int, int]) -> SetRecord:
+    """A game not yet played: every side's and every player's figures at zero."""
+    zeros = (0,) * options.players
+    return SetRecord(
+        breaker=breaker, timeouts_left=timeouts, player_points=zeros, player_innings=zeros
     )
 
 
 def begin_set(state: MatchState, breaker: Seat, now: int, first: bool) -> MatchState:
     """R-BREAK-1 / R-END-4: a game starts from the break position with ``breaker`` to shoot."""
-    record = SetRecord(breaker=breaker, timeouts_left=timeouts_for_set(state, first))
+    record = fresh_record(state.options, breaker, timeouts_for_set(state, first))
     sets = (record,) if first else (*state.sets, record)
     cue = state.ball_of(breaker)
     return replace(
@@ -71,6 +87,10 @@ def begin_set(state: MatchState, breaker: Seat, now: int, first: bool) -> MatchS
         balls=break_position(state.options.table_spec, cue),
         current_run=0,
         visit_strokes=0,
+        # R-TEAM-1: each game starts with both line-ups in order: the breaking side's first
+        # player breaks, the other side's first player plays its first inning.
+        slot_up=(0, 0),
+        struck=(),
         break_shot=not state.options.practice,
         spot_choice=True,
         equalizing=False,
@@ -113,13 +133,17 @@ def after_point(state: MatchState, shooter: Seat, now: int) -> Step:
         return end_set(state, GameOver(None, Termination.EQUALIZED), now)
     if shooter == rec.breaker and opts.equalizing_applies:
         # R-END-2: the other player gets one more inning from the break position.
-        other = 1 - shooter
+        other = lineup.other(shooter)
         new = replace(
             state,
             shooter=other,
             balls=break_position(opts.table_spec, state.ball_of(other)),
             current_run=0,
             visit_strokes=0,
+            struck=(),
+            # R-TEAM-2: the breaking side's inning is over (its partner would be next); the
+            # equalizing inning is played by the other side's partner whose turn it is.
+            slot_up=next_partner(state, shooter),
             break_shot=True,
             spot_choice=True,
             equalizing=True,
@@ -130,7 +154,7 @@ def after_point(state: MatchState, shooter: Seat, now: int) -> Step:
             f"Seat {shooter} reached {opts.target}; seat {other} plays the equalizing inning.",
             "R-END-2",
         )
-        return new, [call], None, ("R-END-1", "R-END-2", *BREAK_SETUP)
+        return new, [call], None, ("R-END-1", "R-END-2", *BREAK_SETUP, *order_rules(state))
     return end_set(state, GameOver(shooter, Termination.DISTANCE), now)
 
 
@@ -140,22 +164,61 @@ def end_inning(state: MatchState, shooter: Seat, now: int) -> Step:
     rec = state.current
     new = replace(
         state,
-        shooter=shooter if opts.practice else 1 - shooter,
+        shooter=shooter if opts.practice else lineup.other(shooter),
         current_run=0,
         visit_strokes=0,
         zone_counts=(),
+        struck=(),
+        slot_up=next_partner(state, shooter),
     )
     if opts.practice:
         return new, [], None, ()
+    order = order_rules(state)
     if state.equalizing:  # the equalizing inning fell short: the breaker wins
         new, calls, over, rules = end_set(new, GameOver(rec.breaker, Termination.DISTANCE), now)
-        return new, calls, over, ("R-END-2", *rules)
+        return new, calls, over, ("R-END-2", *rules, *order)
     limit = opts.innings_limit
     if limit is not None and min(rec.innings) >= limit:
         a, b = rec.points
         winner = None if a == b else (0 if a > b else 1)
-        return end_set(new, GameOver(winner, Termination.INNINGS_LIMIT), now)
-    return new, [], None, ()
+        new, calls, over, rules = end_set(new, GameOver(winner, Termination.INNINGS_LIMIT), now)
+        return new, calls, over, (*rules, *order)
+    return new, [], None, order
+
+
+def next_partner(state: MatchState, side: Seat) -> tuple[int, int]:
+    """R-TEAM-2: in doubles the side's partner changes when its inning ends (Scotch doubles
+    changes partners at every stroke instead, ``after_stroke``)."""
+    if state.options.team_mode is TeamMode.DOUBLES:
+        return lineup.flip(state.slot_up, side, state.size)
+    return state.slot_up
+
+
+def order_rules(state: MatchState) -> tuple[str, ...]:
+    """The rule that chose the partner for the side's next inning (doubles only)."""
+    return ("R-TEAM-2",) if state.options.team_mode is TeamMode.DOUBLES else ()
+
+
+def after_stroke(state: MatchState, side: Seat) -> tuple[MatchState, tuple[str, ...]]:
+    """R-TEAM-3: in Scotch doubles the partners alternate the side's strokes, whether the
+    stroke scored or not (a shot clock foul is the partner's stroke too)."""
+    if state.options.team_mode is not TeamMode.SCOTCH:
+        return state, ()
+    return replace(state, slot_up=lineup.flip(state.slot_up, side, state.size)), ("R-TEAM-3",)
+
+
+def count_player(state: MatchState, side: Seat) -> tuple[MatchState, tuple[str, ...]]:
+    """R-TEAM-5: the striking player's own inning, counted once per inning of the side in
+    which the player struck (or let the clock run out). In singles it equals the side's."""
+    rec = state.current
+    who = lineup.player(side, state.due_slot(side))
+    if who in state.struck:
+        return state, ()
+    record = replace(rec, player_innings=lineup.bump(rec.player_innings, who))
+    new = replace(
+        state, sets=(*state.sets[:-1], record), struck=tuple(sorted((*state.struck, who)))
+    )
+    return new, team_rules(state.options, "R-TEAM-5")
 
 
 def end_set(state: MatchState, result: GameOver, now: int) -> Step:
@@ -180,7 +243,7 @@ def end_set(state: MatchState, result: GameOver, now: int) -> Step:
         return new, list(verdict.calls), None, rules
     # R-END-4: sets alternate the break; R-TIMEOUT-1: the time-outs left carry over (one more
     # in the deciding set).
-    new = begin_set(state, breaker=1 - state.current.breaker, now=now, first=False)
+    new = begin_set(state, breaker=lineup.other(state.current.breaker), now=now, first=False)
     text = result_text(result) + f" Set {len(sets) + 1}: seat {new.shooter} breaks."
     rules = (TERMINATION_RULE[result.reason], "R-END-4", "R-TIMEOUT-1", *BREAK_SETUP)
     return new, [Call("set_over", text, "R-END-4")], result, rules
@@ -204,7 +267,7 @@ def finish(state: MatchState, result: GameOver, now: int) -> tuple[MatchState, V
         result=result,
         deadline_ms=None,
         paused_ms=None,
-        grace_deadline=(None, None),
+        grace_deadline=(None,) * len(state.grace_deadline),
         rematch=(False, False),
     )
     # The call keeps R-END-1 on the wire for every ending; the verdict names the deciding rule.
@@ -305,20 +368,39 @@ def need_phase(state: MatchState, phase: Phase) -> None:
         )
 
 
-def check_stroke(state: MatchState, seat: Seat, now: int) -> None:
-    """Whether ``seat`` may strike at ``now``: the phase, the turn, the balls at rest (R-PLAY-4)
-    and the shot clock (R-CLOCK-1). Raises :class:`IllegalAction`; the server asks this before
-    it simulates anything, and the referee asks it again when the result comes back."""
+def check_stroke(state: MatchState, seat: Seat, now: int, slot: int = 0) -> None:
+    """Whether the player in ``slot`` of side ``seat`` may strike at ``now``: the phase, the
+    turn, the partner whose stroke it is (R-TEAM-4), the balls at rest (R-PLAY-4) and the shot
+    clock (R-CLOCK-1). Raises :class:`IllegalAction`; the server asks this before it simulates
+    anything, and the referee asks it again when the result comes back."""
     if state.phase is Phase.TIMEOUT:
         raise IllegalAction("wrong_phase", "A time-out is running; resume first.")
     need_phase(state, Phase.PLAY)
     if seat != state.shooter:
         raise IllegalAction("not_your_turn", "It isn't your turn.")
+    check_partner(state, seat, slot, "stroke")
     if now < state.resting_at_ms:
         # R-PLAY-4: a stroke only starts with all balls at rest.
         raise IllegalAction("balls_moving", "The balls are still moving.", "R-PLAY-4")
     if state.deadline_ms is not None and now >= state.deadline_ms:
         raise IllegalAction("clock_expired", "Your shot clock has run out.", "R-CLOCK-1")
+
+
+def check_partner(state: MatchState, seat: Seat, slot: int, what: str) -> None:
+    """R-TEAM-4: only the partner whose turn it is in ``seat``'s line-up may act; the other
+    partner's action is refused, never played."""
+    check_slot(state, slot)
+    due = state.due_slot(seat)
+    if slot != due:
+        raise IllegalAction("not_your_turn", f"It is your partner's {what}, not yours.", "R-TEAM-4")
+
+
+def check_slot(state: MatchState, slot: int) -> None:
+    """A slot that exists in this match's line-ups (only 0 in singles)."""
+    if not 0 <= slot < state.size:
+        raise IllegalAction(
+            "bad_field", f"slot must be below {state.size} in a {state.options.team_mode} match"
+        )
 
 
 def clock_ms(state: MatchState) -> int:

@@ -35,6 +35,20 @@ class Discipline(StrEnum):
         return 3 if self is Discipline.THREE_CUSHION else 5
 
 
+class TeamMode(StrEnum):
+    """R-TEAM-1: how many players a side has and in what order they shoot; values are wire
+    words (``create_room``'s ``team_mode``)."""
+
+    SINGLES = "singles"  # one player a side
+    DOUBLES = "doubles"  # R-TEAM-2: two a side, the partners take the side's innings in turn
+    SCOTCH = "scotch"  # R-TEAM-3: two a side, the partners alternate the side's strokes
+
+    @property
+    def size(self) -> int:
+        """Players in each side's line-up."""
+        return 1 if self is TeamMode.SINGLES else 2
+
+
 # R-END-1: the seeds leave the distance to the federation. These are club-level distances sized
 # for an online sitting of roughly half an hour at a 30 s shot clock (see docs/rules.md).
 DEFAULT_DISTANCE: Final[dict[Discipline, int]] = {
@@ -74,6 +88,7 @@ class MatchOptions:
     practice: bool = False  # one player, no lag, no clock, ``Place`` allowed
     # m, R-DISC-FREE corner triangles' legs; None: CORNER_ZONE_LEG scaled with the table
     corner_zone_leg: float | None = None
+    team_mode: TeamMode = TeamMode.SINGLES  # R-TEAM-1: one or two players a side
 
     def __post_init__(self) -> None:
         # Accept the wire name too, so a server can pass what the client sent.
@@ -85,6 +100,14 @@ class MatchOptions:
                 raise ValueError(
                     f"unknown discipline {self.discipline!r}; known: {names}"
                 ) from None
+        if not isinstance(self.team_mode, TeamMode):
+            try:
+                object.__setattr__(self, "team_mode", TeamMode(self.team_mode))
+            except ValueError:
+                known = ", ".join(m.value for m in TeamMode)
+                raise ValueError(f"unknown team_mode {self.team_mode!r}; known: {known}") from None
+        if self.practice and self.team_mode is not TeamMode.SINGLES:
+            raise ValueError("team_mode must be singles in a practice room (one player)")
         # Each option's type and bounds from the one table (shared/options.py); None stands
         # for a derived default where the table's default is None.
         for option in ROOM_OPTIONS:
@@ -130,6 +153,16 @@ class MatchOptions:
         if self.equalizing is None:
             return self.sets == 1
         return self.equalizing
+
+    @property
+    def players(self) -> int:
+        """R-TEAM-1: players in the match, both sides' line-ups (2 in singles, 4 in doubles)."""
+        return 2 * self.team_mode.size
+
+    @property
+    def teams(self) -> bool:
+        """Two players a side (doubles or Scotch doubles)."""
+        return self.team_mode is not TeamMode.SINGLES
 
     @property
     def sets_to_win(self) -> int:

@@ -15,6 +15,7 @@ import math
 from dataclasses import replace
 
 from shared.physics.types import ShotResult, Stroke
+from shared.rules import lineup
 from shared.rules.actions import (
     Action,
     ChooseBreak,
@@ -36,18 +37,24 @@ from shared.rules.clock import connection, resume, settle, tick, timeout
 from shared.rules.game import (
     BREAK_SETUP,
     after_point,
+    after_stroke,
     begin_set,
     break_chosen,
     bump,
+    check_partner,
+    check_slot,
     check_stroke,
     clock_ms,
+    count_player,
     cue_ball,
     duration_ms,
     end_inning,
     finish,
+    fresh_record,
     need_phase,
     put,
     respot_frozen_free_game,
+    team_rules,
     turn_calls,
 )
 from shared.rules.lag import judge_lag
@@ -62,7 +69,7 @@ from shared.rules.placement import (
     respot_3c,
 )
 from shared.rules.scoring import StrokeJudgment, judge_stroke, jumped_balls
-from shared.rules.state import MatchState, Phase, SetRecord
+from shared.rules.state import MatchState, Phase
 from shared.rules.verdict import (
     Call,
     GameOver,
@@ -105,12 +112,15 @@ def coin_toss(seed: str, repeats: int) -> Seat:
 def new_match(options: MatchOptions, now_ms: int) -> MatchState:
     """A match waiting for ``Start``, balls in the lag position (R-LAG-1)."""
     n = options.timeouts_per_game
+    players = options.players  # R-TEAM-1: both line-ups
     return MatchState(
         options=options,
         phase=Phase.WAITING,
         balls=lag_position(options.table_spec),
-        sets=(SetRecord(breaker=0, timeouts_left=(n, n)),),
+        sets=(fresh_record(options, 0, (n, n)),),
         resting_at_ms=now_ms,
+        connected=(True,) * players,
+        grace_deadline=(None,) * players,
     )
 
 
@@ -164,6 +174,9 @@ def apply(state: MatchState, action: Action, now_ms: int) -> tuple[MatchState, V
     The verdict's ``rules`` name every RULES.md rule the transition applied (``named``); a
     refusal names its rule in ``IllegalAction.rule_id``."""
     new, verdict = _transition(state, action, now_ms)
+    if verdict.next_shooter is not None:
+        # R-TEAM-1: the partner who strikes for the side to play (0 in singles).
+        verdict = replace(verdict, next_slot=new.due_slot(verdict.next_shooter))
     return new, named(verdict)
 
 
@@ -179,8 +192,11 @@ def _transition(state: MatchState, action: Action, now_ms: int) -> tuple[MatchSt
     if state.phase is Phase.OVER:
         raise IllegalAction("wrong_phase", "The match is over.")
     if isinstance(action, Concede):
-        winner = None if state.options.practice else 1 - action.seat
-        return finish(state, GameOver(winner, Termination.CONCEDE), now_ms)
+        # A player concedes for the side (R-END-5; R-TEAM-1: either partner).
+        check_slot(state, action.slot)
+        winner = None if state.options.practice else lineup.other(action.seat)
+        new, verdict = finish(state, GameOver(winner, Termination.CONCEDE), now_ms)
+        return new, replace(verdict, rules=(*verdict.rules, *team_rules(state.options, "R-TEAM-1")))
     handlers = {
         Start: _start,
         LagStroke: _lag_stroke,
@@ -227,6 +243,8 @@ def _start(state: MatchState, action: Start, now: int) -> tuple[MatchState, Verd
 
 def _lag_stroke(state: MatchState, action: LagStroke, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.LAG)
+    # R-TEAM-1: each side's lag is played by the first player of its line-up.
+    check_partner(state, action.seat, action.slot, "lag stroke")
     if state.lag_strokes[action.seat] is not None:
         raise IllegalAction("already_played", "Your lag stroke is already in.", "R-LAG-3")
     strokes = list(state.lag_strokes)
@@ -237,7 +255,7 @@ def _lag_stroke(state: MatchState, action: LagStroke, now: int) -> tuple[MatchSt
         # two strokes together. A clock left running could expire on a lag nobody can lose.
         new = replace(new, deadline_ms=None, paused_ms=None)
     # R-LAG-3: the stroke stays hidden in the state until both are in.
-    return new, Verdict(rules=("R-LAG-3",))
+    return new, Verdict(rules=("R-LAG-3", *team_rules(state.options, "R-TEAM-1")))
 
 
 def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchState, Verdict]:
@@ -308,6 +326,7 @@ def _lag_result(state: MatchState, action: LagResult, now: int) -> tuple[MatchSt
 
 def _choose_break(state: MatchState, action: ChooseBreak, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.BREAK_CHOICE)
+    check_slot(state, action.slot)  # R-TEAM-1: either partner of the winning side chooses
     if action.seat != state.lag_winner:
         raise IllegalAction(
             "not_your_turn", "Only the winner of the lag chooses who breaks.", "R-LAG-7"
@@ -346,7 +365,7 @@ def judge(
 
 
 def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[MatchState, Verdict]:
-    check_stroke(state, action.seat, now)
+    check_stroke(state, action.seat, now, action.slot)
     result = action.result
     cue = cue_ball(state)
     if set(result.strokes) != {cue} or result.strokes[cue] != action.stroke:
@@ -356,7 +375,9 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
     table = opts.table_spec
     judged = judge(state, action.stroke, result, start)
     shooter = action.seat
-    rec = state.current
+    striker = lineup.player(shooter, action.slot)  # R-TEAM-1: the partner who struck
+    counted, team = count_player(state, shooter)  # R-TEAM-5: the striker's own inning
+    rec = counted.current
     innings = bump(rec.innings, shooter) if state.visit_strokes == 0 else rec.innings
     rest = now + duration_ms(result)
     scored = judged.points > 0 and judged.foul is None
@@ -392,14 +413,21 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
         break_shot=False,
         spot_choice=spot_choice,
         strokes_played=state.strokes_played + 1,
+        struck=counted.struck,
     )
+    # R-TEAM-3: in Scotch doubles the side's other partner plays its next stroke.
+    new, order = after_stroke(new, shooter)
     calls = list(judged.calls)
     if scored:
         points = bump(rec.points, shooter)
         run = state.current_run + 1
         high = max(rec.high_run[shooter], run)
         record = replace(
-            rec, points=points, innings=innings, high_run=put(rec.high_run, shooter, high)
+            rec,
+            points=points,
+            innings=innings,
+            high_run=put(rec.high_run, shooter, high),
+            player_points=lineup.bump(rec.player_points, striker),
         )
         new = replace(
             new,
@@ -434,7 +462,7 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
         next_shooter=new.shooter if new.phase is not Phase.OVER else None,
         game_over=new.result if new.phase is Phase.OVER else None,
         set_over=over,
-        rules=merge_rules(rules, end_rules, frozen_rules),
+        rules=merge_rules(rules, team, order, end_rules, frozen_rules),
     )
     return new, verdict
 
@@ -443,7 +471,7 @@ def _play_stroke(state: MatchState, action: PlayStroke, now: int) -> tuple[Match
 
 
 def _respot(state: MatchState, action: Respot, now: int) -> tuple[MatchState, Verdict]:
-    check_stroke(state, action.seat, now)
+    check_stroke(state, action.seat, now, action.slot)
     table = state.options.table_spec
     cue = cue_ball(state)
     contact = contact_of(state.balls, cue, table)
@@ -508,6 +536,7 @@ def _place(state: MatchState, action: Place, now: int) -> tuple[MatchState, Verd
 
 def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, Verdict]:
     need_phase(state, Phase.OVER)
+    check_slot(state, action.slot)  # a side asks, by either partner (R-TEAM-1)
     votes = list(state.rematch)
     votes[action.seat] = True
     if not all(votes) and not state.options.practice:
@@ -515,7 +544,7 @@ def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, 
     # A fresh match with the other breaker (no lag): the seats swap colours.
     # Practice has one player, always seat 0; a match alternates the breaker.
     solo = state.options.practice or state.white_seat is None
-    breaker = 0 if solo else 1 - state.sets[0].breaker
+    breaker = 0 if solo else lineup.other(state.sets[0].breaker)
     # A seat that is away when the rematch starts gets a fresh reconnection grace (R-END-5):
     # every state must either wait for a connected seat or have a deadline, never neither.
     grace = tuple(None if up else now + state.options.grace_s * 1000 for up in state.connected)
@@ -523,7 +552,7 @@ def _rematch(state: MatchState, action: Rematch, now: int) -> tuple[MatchState, 
         new_match(state.options, now),
         white_seat=breaker,
         connected=state.connected,
-        grace_deadline=(grace[0], grace[1]),
+        grace_deadline=grace,
     )
     new = settle(begin_set(fresh, breaker=breaker, now=now, first=True), now)
     call = Call("rematch", f"Rematch: seat {breaker} breaks with the white.", "R-LAG-7")

@@ -74,6 +74,7 @@ class Verdict:
     calls: tuple[Call, ...] = ()
     respots: Mapping[BallName, Point] = field(default_factory=dict)
     next_shooter: Seat | None = None
+    next_slot: int | None = None  # R-TEAM-1: the partner of ``next_shooter`` who strikes
     game_over: GameOver | None = None  # the whole match is over
     set_over: GameOver | None = None  # a set ended (set play); the match may go on
     lag_winner: Seat | None = None

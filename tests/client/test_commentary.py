@@ -75,3 +75,20 @@ def test_clock_warnings_at_ten_and_five_seconds_once_each() -> None:
     assert st.match is not None
     st.match = replace(st.match, deadline_ms=200_000)  # a new turn: warned again
     assert clock_line(st, 191_000, given) == "  Clock: 10 s left (seat 1)"
+
+
+def test_a_team_room_is_told_with_both_partners_and_the_one_who_strikes() -> None:
+    """R-TEAM-1: a spectator's lines name the side as its two partners, and each turn the
+    partner who plays it."""
+    from client.app.scenes import DOUBLES_NAMES, doubles_room, doubles_state
+    from shared import wireviews
+
+    told = Commentary()
+    match = wireviews.match_view(doubles_state())
+    lines = told.feed(tc.Snapshot(seq=1, room=doubles_room(), match=match))
+    a = f"{DOUBLES_NAMES[0]} & {DOUBLES_NAMES[2]}"
+    b = f"{DOUBLES_NAMES[1]} & {DOUBLES_NAMES[3]}"
+    assert f"Players: {a} vs {b}" in lines
+    assert told.name(1, 1) == DOUBLES_NAMES[3]
+    turn = tc.Turn(seq=2, shooter=0, deadline_ms=None, phase="play", shooter_slot=1)
+    assert any(line.startswith(f"To play: {DOUBLES_NAMES[2]} ") for line in told.feed(turn))

@@ -95,3 +95,31 @@ def test_the_screenshot_shows_names_and_live_scores_row_by_row(tmp_path: Path) -
     member = {v[0] for v in json.loads((tmp_path / "lobby_member.json").read_text()).values()}
     assert {"Logged in as Ann", "Your profile…"} <= member
     assert (tmp_path / "lobby.png").stat().st_size > 10_000
+
+
+def test_a_team_room_is_listed_as_two_pairs_of_partners() -> None:
+    """R-TEAM-1: the room list names a doubles room's sides as partners (seats A1 B1 A2 B2),
+    with the seats still free; a finished team match likewise."""
+    from client.app.lobby_view import match_cells, room_cells
+    from client.app.scenes import DEMO_MATCHES
+    from shared.protocol.views import PlayerRef, RoomSummary
+
+    room = RoomSummary(
+        room_id="r1",
+        discipline="three_cushion",
+        distance=25,
+        players=("Caudron", "Jaspers", "Zanetti", None),
+        spectators=0,
+        phase="waiting",
+        private=False,
+        practice=False,
+    )
+    assert room_cells(room)[1] == "Caudron & Zanetti v Jaspers, 1 seat free"
+    names = ("Caudron", "Jaspers", "Zanetti", "Merckx")
+    match = DEMO_MATCHES[0]
+    four = tuple(PlayerRef(player_id=f"p{i}", name=n) for i, n in enumerate(names))
+    from dataclasses import replace
+
+    cells = match_cells(replace(match, players=four))
+    assert cells[2] == "Caudron & Zanetti v Jaspers & Merckx"
+    assert cells[5] == "Caudron & Zanetti won"

@@ -344,3 +344,23 @@ def test_small_things_point_12(texts: dict[str, Texts]) -> None:
     assert replay["stats0"].startswith("Inn 0") and replay["stats1"].startswith("Inn 0")
     help_text = texts["break_choice"]["help"][0]
     assert help_text.startswith("choose who breaks") and "wait for your turn" not in help_text
+
+
+def test_a_doubles_room_shows_both_partners_whose_stroke_and_each_players_figures(
+    shots: dict[str, Image.Image], texts: dict[str, Texts]
+) -> None:
+    """R-TEAM-1/2/5: two names a side, the partner to strike marked, each player's own line."""
+    shown = texts["doubles"]
+    assert shown["name0"][0] == "Caudron  ·  ▸ Zanetti (you)"
+    assert shown["name1"][0] == "Jaspers  ·  Merckx"
+    assert "Caudron 10 pts 6 inn 1.667" in shown["own0"][0]
+    assert "Merckx 8 pts 6 inn 1.333" in shown["own1"][0]
+    assert shown["prompt"][0] == "Your shot"
+    sb = layout().scoreboard
+    # The side to play is the lit one (its score in the accent colour), as in singles.
+    img = shots["doubles"]
+    assert count_colour(img, (sb.left, sb.bottom, sb.cx - 80, sb.top), (255, 196, 60)) > 100
+    sheet = texts["results_doubles"]
+    cells = {v[0] for k, v in sheet.items() if k.startswith("sheet")}
+    assert {"Caudron & Zanetti", "Jaspers & Merckx", "  Zanetti", "  Merckx", "1.333"} <= cells
+    assert sheet["head"][0] == "Caudron & Zanetti win"

@@ -88,3 +88,18 @@ def test_every_error_code_reads_as_a_sentence_without_the_code() -> None:
             assert not JARGON.search(text), (code, message, text)
             assert text[:1].isupper() and text.endswith(".")
     assert error_text("room_full", "Both seats are taken.") == "Both seats are taken."
+
+
+def test_a_team_side_reads_as_two_partners_who_win() -> None:
+    """R-TEAM-1: in a team room a seat is a side of two partners; the sentence agrees."""
+    sides = {0: "Caudron & Zanetti", 1: "Jaspers & Merckx"}.__getitem__
+    assert plain("Seat 0 wins (distance).", sides) == "Caudron & Zanetti win: reached the distance."
+    assert plain("Seat 1 wins the toss (R-LAG-6).", sides) == "Jaspers & Merckx win the toss."
+    assert plain(
+        "Seat 0's second player did not come back in time; the first player plays all of the "
+        "side's strokes from now on.",
+        sides,
+    ) == (
+        "Caudron & Zanetti's second player did not come back in time; the first player plays "
+        "all of the side's strokes from now on."
+    )

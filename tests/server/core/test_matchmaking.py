@@ -139,3 +139,33 @@ def test_every_pairing_is_fair_by_the_rules(
             if a.key != b.key and a.pool == b.pool:
                 gap = abs(a.rating - b.rating)
                 assert gap > min(mm.window(a, now), mm.window(b, now))
+
+
+# R-TEAM-1: doubles quick match --------------------------------------------------------------------
+
+
+def test_four_doubles_tickets_make_two_even_sides_and_singles_wait_apart() -> None:
+    from server.core.matchmaking import TeamPairing
+
+    mm = Matchmaker(CFG)
+    for k, r in enumerate([1500, 1560, 1530, 1590]):
+        mm.add(ticket(k, r, team_mode="doubles"))
+    mm.add(ticket(9, 1545))  # a singles ticket: another pool, nobody to play
+    (table,) = mm.pair(0)
+    assert isinstance(table, TeamPairing)
+    # The strongest with the weakest (A1, A2) against the two in the middle (B1, B2).
+    assert [t.rating for t in table.seats] == [1590, 1560, 1500, 1530]
+    assert table.side_ratings == (3090, 3090)
+    assert len(mm) == 1 and 9 in mm
+
+
+def test_doubles_needs_four_within_every_window_and_scotch_is_its_own_pool() -> None:
+    mm = Matchmaker(CFG)
+    for k, r in enumerate([1500, 1520, 1540]):
+        mm.add(ticket(k, r, team_mode="doubles"))
+    mm.add(ticket(3, 1530, team_mode="scotch"))
+    assert mm.pair(0) == []  # three doubles and one Scotch ticket: no table
+    mm.add(ticket(4, 1800, team_mode="doubles"))
+    assert mm.pair(0) == []  # 300 apart: outside the windows of 100
+    tables = mm.pair(30_000)  # after 30 s every window is 400 wide
+    assert len(tables) == 1 and len(mm) == 1 and 3 in mm

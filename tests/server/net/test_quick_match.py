@@ -242,3 +242,39 @@ async def test_ratings_survive_a_sigkill_at_the_moment_a_match_ends(tmp_path: Pa
     changes = con.execute("SELECT COUNT(DISTINCT match_id) FROM rating_changes").fetchone()
     con.close()
     assert finished == changes == (1,)
+
+
+async def test_four_players_queue_for_doubles_and_sit_down_as_two_sides(
+    slow_pairing: tuple[GameServer, FakeClock],
+) -> None:
+    """R-TEAM-1: four tickets in the doubles pool make one team room, seated by the balanced
+    split: everyone gets ``joined`` with a side and a place, and the match starts."""
+    server, _ = slow_pairing
+    url = f"ws://127.0.0.1:{server.port}/"
+    names = ("Ann", "Bob", "Cid", "Dot")
+    wires = [await _member(url, n) for n in names]
+    for n, r in zip(names, (1500, 1560, 1530, 1590), strict=True):
+        _seed_rating(server, _pid(server, n), r)
+    for w in wires[:3]:
+        await w.request(ts.Queue(discipline="three_cushion", team_mode="doubles"), tc.Queued)
+    assert await server.desk.pair_now() == 0  # three are not a table
+    await wires[3].request(ts.Queue(discipline="three_cushion", team_mode="doubles"), tc.Queued)
+    assert await server.desk.pair_now() == 1
+    joined = {n: await w.expect(tc.Joined) for n, w in zip(names, wires, strict=True)}
+    assert len({j.room_id for j in joined.values()}) == 1
+    # Dot (1590) and Ann (1500) against Bob (1560) and Cid (1530).
+    places = {n: (j.seat, j.slot) for n, j in joined.items()}
+    assert places == {"Dot": (0, 0), "Bob": (1, 0), "Ann": (0, 1), "Cid": (1, 1)}
+    snap = await wires[0].request(ts.Sync(), tc.Snapshot)
+    assert snap.room.options.team_mode == "doubles" and snap.room.players == (
+        "Dot",
+        "Bob",
+        "Ann",
+        "Cid",
+    )
+    for w in wires:
+        await w.expect(tc.Call, where=lambda c: c.code == "lag")
+    # A bot account cannot queue for doubles.
+    robot = await _member(url, "Robot", bot=True)
+    refused = await robot.refused(ts.Queue(discipline="three_cushion", team_mode="doubles"))
+    assert refused.code == "bad_field"

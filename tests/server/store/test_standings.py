@@ -160,3 +160,54 @@ def test_ratings_survive_reopening_the_file(tmp_path: Path) -> None:
         before = _board(store)
     with Store(path) as store:
         assert _board(store) == before
+
+
+TEAM_SHEET = {
+    "match": SHEET["match"],
+    "players": [
+        {"seat": 0, "slot": 0, "points": 10, "innings": 10, "average": 1.0},
+        {"seat": 1, "slot": 0, "points": 4, "innings": 10, "average": 0.4},
+        {"seat": 0, "slot": 1, "points": 5, "innings": 10, "average": 0.5},
+        {"seat": 1, "slot": 1, "points": 5, "innings": 10, "average": 0.5},
+    ],
+}
+
+
+@pytest.mark.parametrize("form", ["doubles", "scotch"])
+def test_a_team_result_goes_into_each_players_team_standing(tmp_path: Path, form: str) -> None:
+    """R-TEAM-1: the four players each get a rating in the discipline's doubles (or Scotch)
+    standing, apart from their singles one; points and innings are their own (R-TEAM-5)."""
+    names = {"pa": "Ann", "pb": "Bob", "pc": "Cid", "pd": "Dot"}
+    with Store(str(tmp_path / "c.db")) as store:
+        for pid, name in names.items():
+            store.add_player(pid, "t" + pid, name, 0)
+            store.standings.register(pid, name, name.lower(), "scrypt$x", False, 0)
+        players = [{"player_id": p, "name": n} for p, n in names.items()]  # A1, B1, A2, B2
+        record = {"v": 2, "discipline": "three_cushion", "options": {"team_mode": form}}
+        match_id = store.start_match("r1", "three_cushion", record, players, DAY_MS)
+        store.finish_match(match_id, 0, "distance", TEAM_SHEET, DAY_MS)
+        key = f"three_cushion_{form}"
+        rows = {r["name"]: r for r in store.standings.leaderboard(key, 20, 0, DAY_MS)}
+        singles = store.standings.leaderboard("three_cushion", 20, 0, DAY_MS)
+        changes = store.standings.take_changes()
+    assert singles == []  # a team match moves no singles rating
+    assert set(rows) == set(names.values())
+    for winner in ("Ann", "Cid"):  # side 0: A1 and A2
+        assert rows[winner]["rating"] > 1500 and rows[winner]["wins"] == 1
+    for loser in ("Bob", "Dot"):
+        assert rows[loser]["rating"] < 1500 and rows[loser]["losses"] == 1
+    assert rows["Ann"]["average"] == 1.0 and rows["Cid"]["average"] == 0.5
+    assert {c.discipline for c in changes} == {key} and len(changes) == 4
+
+
+def test_a_team_match_with_a_guest_is_unrated(tmp_path: Path) -> None:
+    with Store(str(tmp_path / "c.db")) as store:
+        for pid in ("pa", "pb", "pc", "pd"):
+            store.add_player(pid, "t" + pid, pid, 0)
+        for pid in ("pa", "pb", "pc"):
+            store.standings.register(pid, pid, pid, "scrypt$x", False, 0)
+        players = [{"player_id": p, "name": p} for p in ("pa", "pb", "pc", "pd")]
+        record = {"v": 2, "discipline": "three_cushion", "options": {"team_mode": "doubles"}}
+        match_id = store.start_match("r1", "three_cushion", record, players, DAY_MS)
+        store.finish_match(match_id, 0, "distance", TEAM_SHEET, DAY_MS)
+        assert store.standings.leaderboard("three_cushion_doubles", 20, 0, DAY_MS) == []

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import tests.shared.rules.golden as golden
+from shared.protocol.views import RoomView
 from shared.rules import MatchState
 from shared.rules import apply as referee_apply
 
@@ -33,3 +34,24 @@ def golden_states() -> list[tuple[str, MatchState]]:
         finally:
             golden.apply = referee_apply
     return seen
+
+
+def room_view() -> RoomView:
+    """A plain three-cushion room in play, for snapshots built around a golden state."""
+    from shared import wireviews
+    from shared.protocol.enums import Discipline, Phase
+    from shared.rules import MatchOptions
+
+    return RoomView(
+        room_id="r1",
+        discipline=Discipline.THREE_CUSHION,
+        distance=15,
+        players=("ana", "bob"),
+        spectators=0,
+        phase=Phase.PLAY,
+        private=False,
+        practice=False,
+        options=wireviews.room_options(MatchOptions()),
+        seats=(None, None),
+        match_id=None,
+    )

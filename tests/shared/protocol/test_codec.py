@@ -28,7 +28,7 @@ from shared.protocol import (
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol import views as pv
-from shared.protocol.fields import HIDDEN_CATEGORIES
+from shared.protocol.bounds import HIDDEN_CATEGORIES
 from shared.protocol.views import CueParams
 from tests.shared.protocol.view_strategies import SERVER_MOTION, view, views_of
 

@@ -21,7 +21,10 @@ from tests.shared.protocol.golden_states import golden_states
 # Captured from the untyped builders (dict-returning match_view / Scoresheet.to_dict) over the
 # golden matches, before the views were typed: v1 as clients already deployed read it.
 V1 = json.loads((Path(__file__).parent / "v1_views.json").read_text())
-STATES = golden_states()
+ALL = golden_states()
+# Singles keep v1's bytes exactly; team matches (R-TEAM-1) came after v1 and add fields.
+STATES = [(k, s) for k, s in ALL if not s.options.teams]
+TEAMS = [(k, s) for k, s in ALL if s.options.teams]
 
 
 def _wire(obj: Any) -> Any:
@@ -42,6 +45,27 @@ def test_match_and_scoresheet_wire_forms_are_exactly_v1(key: str, state: Any) ->
     assert _wire(wireviews.sheet_view(scoresheet(state)).to_wire()) == V1[key]["scoresheet"]
     # and back: a client decodes the very same view
     assert pv.MatchView.from_wire(_wire(view.to_wire()), "match") == view
+
+
+def test_team_matches_show_every_player_and_round_trip() -> None:
+    assert TEAMS, "no team golden match"
+    for key, state in TEAMS:
+        view = match_view(state)
+        assert view.players is not None and len(view.players) == 4, key
+        assert [(p.seat, p.slot) for p in view.players] == [(0, 0), (1, 0), (0, 1), (1, 1)]
+        if view.shooter is not None and view.phase in ("play", "timeout"):
+            assert view.shooter_slot == state.shooter_slot, key
+        assert pv.MatchView.from_wire(_wire(view.to_wire()), "match") == view
+        sheet = wireviews.sheet_view(scoresheet(state))
+        assert sheet.players is not None and len(sheet.players) == 4
+        assert pv.Scoresheet.from_wire(_wire(sheet.to_wire()), "scoresheet") == sheet
+        # A bot's copy of the state from the view agrees on who strikes.
+        back = wireviews.state_from_view(view, state.options)
+        assert back.shooter_slot == state.shooter_slot, key
+    # The per-player figures add up to the side's points.
+    final = scoresheet(TEAMS[-1][1])
+    for side in (0, 1):
+        assert sum(p.points for p in final.players if p.side == side) == final.match[side].points
 
 
 def test_a_decode_error_names_the_field_path() -> None:

@@ -1,9 +1,11 @@
 """Hypothesis strategies for every typed view, derived from the views' own field types.
 
 Each field's strategy comes from its type (``int``, ``float``, ``tuple[X, ...]``,
-``Mapping[str, X]``, a view …), narrowed by its name where the view checks a range or a choice
-(seats are 0 or 1, ball maps are keyed by ball name …). A view whose fields depend on each other
-(the cue parameters' miscue limit, a replay entry's ``kind`` and body) has its own strategy.
+``Mapping[K, X]``, a view …) and the bounds declared in it (``Annotated[int, Range(0, 1)]``,
+``Length``), so the strategies follow the schema. Words are drawn from their enum or
+``Literal``; an open word (``OpenEnum``) is sometimes one this release does not know, as a newer
+server would send it. A view whose fields depend on each other (the cue parameters' miscue
+limit, a replay entry's ``kind`` and body) has its own strategy.
 """
 
 from __future__ import annotations
@@ -12,16 +14,20 @@ import math
 import types
 from collections.abc import Mapping
 from dataclasses import fields
-from typing import Any, Union, get_args, get_origin
+from enum import Enum
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from hypothesis import strategies as st
 
 from shared.protocol import to_client as tc
 from shared.protocol import views as pv
+from shared.protocol.bounds import Length, Range
+from shared.protocol.enums import LagReason, OpenEnum
 from shared.protocol.typed import View, hints
 
 BALLS = st.sampled_from(pv.BALL_NAMES)
-SEAT_FIELDS = {"winner", "shooter", "seat", "next_shooter", "white_seat", "breaker"}
+# Words a newer server might send: lower-case, like every word of v1, and not one we know.
+NEW_WORDS = st.from_regex(r"[a-z][a-z_]{0,20}", fullmatch=True)
 texts = st.text(min_size=1, max_size=12)
 times = st.integers(0, 2**53 - 1)
 small = st.integers(0, 10_000)
@@ -60,7 +66,7 @@ trajectories = st.builds(
 events = st.builds(
     pv.EventView,
     t=st.floats(0, 30),
-    kind=st.sampled_from(["strike", "ball_ball", "ball_cushion", "rest"]),
+    kind=st.sampled_from(["strike", "ball_ball", "ball_cushion", "rest", "new_kind"]),
     balls=st.lists(BALLS, max_size=2).map(tuple),
     cushion=st.none() | st.sampled_from(["top", "left"]),
     speeds=st.none() | st.lists(st.floats(0, 8), min_size=1, max_size=2).map(tuple),
@@ -72,28 +78,60 @@ SPECIAL: dict[type, st.SearchStrategy[Any]] = {
     pv.EventView: events,
 }
 FIELD: dict[tuple[type, str], st.SearchStrategy[Any]] = {
-    (pv.StrokeResult, "points"): st.integers(0, 1),
     (pv.SheetSet, "number"): st.integers(1, 9),
-    (pv.LagView, "balls"): st.dictionaries(st.sampled_from(["0", "1"]), BALLS),
-    (pv.MatchView, "cue_ball"): st.none() | BALLS,
-    (pv.PlayedStroke, "ball"): BALLS,
     (pv.PlayedStroke, "cue"): cue_params(),
-    (pv.RoomSummary, "room_id"): st.text(min_size=1, max_size=32),
     (pv.MatchView, "deadline_ms"): st.none() | times,
-    (pv.GameResult, "reason"): st.sampled_from(["distance", "concede", "equalized"]),
 }
+
+
+def words(tp: type[Enum]) -> st.SearchStrategy[Any]:
+    """A member of ``tp``; for an open word, sometimes one this release does not know (made
+    the way the decoder makes it)."""
+    known = st.sampled_from(list(tp))
+    if issubclass(tp, OpenEnum):
+        return known | NEW_WORDS.filter(lambda w: w not in tp._value2member_map_).map(tp)
+    return known
+
+
+def bounded(base: Any, meta: tuple[Any, ...], owner: type, name: str) -> st.SearchStrategy[Any]:
+    """The strategy of ``Annotated[base, *meta]``: the base type's, within the bounds."""
+    for m in meta:
+        if isinstance(m, Range) and base is int:
+            lo = 0 if m.lo is None else int(m.lo)
+            hi = 10_000 if m.hi is None else int(m.hi)
+            return st.integers(lo, hi)
+        if isinstance(m, Range) and base is float:
+            return st.floats(
+                0.0 if m.lo is None else m.lo,
+                1e6 if m.hi is None else m.hi,
+                exclude_min=m.lo_open,
+                exclude_max=m.hi_open,
+            )
+        if isinstance(m, Length) and base is str:
+            return st.text(min_size=m.lo, max_size=min(m.hi, 12))
+        if isinstance(m, Length) and get_origin(base) is tuple:
+            (item, _) = get_args(base)
+            return st.lists(for_type(item, owner, name), min_size=m.lo, max_size=m.hi).map(tuple)
+    return for_type(base, owner, name)
 
 
 def for_type(tp: Any, owner: type, name: str) -> st.SearchStrategy[Any]:
     if (owner, name) in FIELD:
         return FIELD[(owner, name)]
     origin = get_origin(tp)
+    if origin is Annotated:
+        base, *meta = get_args(tp)
+        return bounded(base, tuple(meta), owner, name)
+    if origin is Literal:
+        return st.sampled_from(get_args(tp))
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return words(tp)
     if origin is Union or origin is types.UnionType:
         rest = [a for a in get_args(tp) if a is not type(None)]
         inner = st.one_of(*(for_type(a, owner, name) for a in rest))
         return (st.none() | inner) if type(None) in get_args(tp) else inner
     if tp is int:
-        return st.integers(0, 1) if name in SEAT_FIELDS else small
+        return small
     if tp is float:
         return numbers
     if tp is str:
@@ -106,8 +144,8 @@ def for_type(tp: Any, owner: type, name: str) -> st.SearchStrategy[Any]:
             return st.lists(for_type(args[0], owner, name), max_size=2).map(tuple)
         return st.tuples(*(for_type(a, owner, name) for a in args))
     if origin in (Mapping, dict):
-        _, vt = get_args(tp)
-        keys = BALLS if vt == tuple[float, float] else texts
+        kt, vt = get_args(tp)
+        keys = texts if kt is str else for_type(kt, owner, name)
         return st.dictionaries(keys, for_type(vt, owner, name), max_size=3)
     if isinstance(tp, type) and issubclass(tp, View):
         return view(tp)
@@ -140,7 +178,7 @@ def _motion() -> dict[type, st.SearchStrategy[Any]]:
         tc.LagResult,
         seq=seqs,
         winner=st.none() | st.integers(0, 1),
-        reason=st.text(max_size=20),
+        reason=words(LagReason),
         trajectory=trajectories,
         start_ms=st.none() | times,
         rest_ms=st.none() | times,

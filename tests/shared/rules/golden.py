@@ -11,11 +11,15 @@ Actions (time: players act once the balls are at rest; ``+MS`` moves the clock o
     lag SEAT DIRECTION SPEED
     lagresult STEPS… final white=x,y yellow=x,y
     choose SEAT BREAKER
-    stroke [spot=left|right] STEPS… [final ball=x,y …] [dur=SECONDS]
+    stroke [by=SIDE.SLOT] [spot=left|right] [cue=DIR,SPEED,TIPX,TIPY,ELEV] STEPS…
+           [final ball=x,y …] [dur=SECONDS]
     place ball=x,y …                   practice rooms only
-    tick|timeout|resume|respot|concede|disconnect|reconnect|rematch [SEAT] [+MS]
+    tick|timeout|resume|respot|concede|disconnect|reconnect|rematch [SEAT[.SLOT]] [+MS]
 
-STEPS are the event language of ``builders.py`` (``top``, ``red``, ``red>left``, ``off:red``).
+STEPS are the event language of ``builders.py`` (``top``, ``red``, ``red>left``, ``off:red``),
+each optionally at a time in seconds (``red@0.0042``). In a team match (``team_mode=doubles``
+or ``scotch``, R-TEAM-1) a player is ``SIDE.SLOT``: ``by=`` names the partner who strikes (the
+partner due when left out) and ``next=`` shows the side and the partner to play.
 """
 
 from __future__ import annotations
@@ -56,8 +60,8 @@ from shared.table import BALLS, BallName, Point
 from tests.shared.rules.builders import STROKE, make_result
 
 T0 = 1_700_000_000_000
-SIMPLE: dict[str, Callable[[int], Action]] = {
-    "tick": lambda seat: Tick(),
+SIMPLE: dict[str, Callable[[int, int], Action]] = {
+    "tick": lambda seat, slot: Tick(),
     "timeout": TimeOut,
     "resume": Resume,
     "respot": Respot,
@@ -81,7 +85,10 @@ def render(v: Verdict, s: MatchState) -> str:
         parts.append(f"foul={v.foul.code}")
     if v.lag_winner is not None or v.lag_repeat:
         parts.append(f"lag={'repeat' if v.lag_repeat else v.lag_winner}:{v.lag_reason}")
-    parts.append(f"next={'-' if v.next_shooter is None else v.next_shooter}")
+    nxt = "-" if v.next_shooter is None else str(v.next_shooter)
+    if s.options.teams and v.next_shooter is not None:
+        nxt += f".{v.next_slot}"
+    parts.append(f"next={nxt}")
     if v.respots:
         parts.append(
             "respots=" + ",".join(f"{b}@{p[0]:.4f},{p[1]:.4f}" for b, p in v.respots.items())
@@ -102,15 +109,31 @@ def render_sheet(s: MatchState) -> list[str]:
     def line(x) -> str:  # type: ignore[no-untyped-def]
         return f"{x.points} pts {x.innings} inn {x.average:.3f} avg {x.high_run} hr"
 
+    def players(lines) -> str:  # type: ignore[no-untyped-def]
+        return " | ".join(
+            f"{p.side}.{p.slot} {p.points} pts {p.innings} inn {p.average:.3f} avg" for p in lines
+        )
+
+    teams = s.options.teams
     for st in sheet.sets:
         res = "-" if st.result is None else f"{st.result.winner}:{st.result.reason.value}"
         a, b = line(st.lines[0]), line(st.lines[1])
         out.append(f"  set {st.number} breaker {st.breaker} | {a} | {b} | {res}")
+        if teams:
+            out.append(f"    players | {players(st.players)}")
     res = "-" if sheet.result is None else f"{sheet.result.winner}:{sheet.result.reason.value}"
     a, b = line(sheet.match[0]), line(sheet.match[1])
     won = f"sets {sheet.sets_won[0]}-{sheet.sets_won[1]}"
     out.append(f"  match | {a} | {b} | {won} | {res}")
+    if teams:
+        out.append(f"    players | {players(sheet.players)}")
     return out
+
+
+def _player(text: str) -> tuple[int, int]:
+    """``SIDE`` or ``SIDE.SLOT``."""
+    side, _, slot = text.partition(".")
+    return int(side), int(slot or 0)
 
 
 def _point(text: str) -> Point:
@@ -176,21 +199,28 @@ def replay(path: Path) -> Replay:
             action = ChooseBreak(int(args[0]), int(args[1]))
         elif cmd == "stroke":
             now = max(now, state.resting_at_ms)
+            assert state.shooter is not None
+            side, slot = state.shooter, state.shooter_slot or 0
+            if args and args[0].startswith("by="):
+                side, slot = _player(args.pop(0)[3:])
             spot = None
             if args and args[0].startswith("spot="):
                 spot = args.pop(0)[5:]
+            stroke = STROKE
+            if args and args[0].startswith("cue="):
+                stroke = Stroke(*(float(x) for x in args.pop(0)[4:].split(",")))
             steps, final, duration = _parse_final(args)
             start = stroke_start(state, spot)  # type: ignore[arg-type]
-            result = make_result(start, {cue_ball(state): STROKE}, steps, final, duration)
-            assert state.shooter is not None
-            action = PlayStroke(state.shooter, STROKE, result)
+            result = make_result(start, {cue_ball(state): stroke}, steps, final, duration)
+            action = PlayStroke(side, stroke, result, slot=slot)
         elif cmd == "place":
             now = max(now, state.resting_at_ms)
             action = Place({b: _point(p) for b, p in (a.split("=") for a in args)})  # type: ignore[misc]
         elif cmd in SIMPLE:
             if cmd in ("respot", "timeout"):
                 now = max(now, state.resting_at_ms)
-            action = SIMPLE[cmd](int(args[0]) if args else 0)
+            side, slot = _player(args[0]) if args else (0, 0)
+            action = SIMPLE[cmd](side, slot) if cmd != "tick" else Tick()
         else:
             raise ValueError(f"{path.name}:{number}: unknown action {cmd!r}")
         try:

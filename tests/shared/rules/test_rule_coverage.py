@@ -24,11 +24,22 @@ HANDBOOK = ROOT.parent / "shared" / "docs" / "RULES.md"
 ID = re.compile(r"\*\*(R-[A-Z0-9]+(?:-[A-Z0-9]+)*)\*\*")
 
 
+# The game's own rules (docs/rules.md "The game's own rules"): the handbook has no team play.
+OWN = re.compile(r"^R-TEAM-\d+$")
+
+
 @pytest.mark.skipif(not HANDBOOK.exists(), reason="handbook not beside the checkout")
 def test_docs_list_exactly_the_handbook_rule_ids() -> None:
     handbook = list(dict.fromkeys(ID.findall(HANDBOOK.read_text(encoding="utf-8"))))
     assert handbook, "no rule ids found in RULES.md"
-    assert sorted(doc_rows()) == sorted(handbook)
+    assert sorted(r for r in doc_rows() if not OWN.match(r)) == sorted(handbook)
+    assert not [r for r in handbook if OWN.match(r)], "the handbook took over a game's own id"
+
+
+def test_the_games_own_team_rules_are_listed_and_tested() -> None:
+    own = {r: status for r, (status, _) in doc_rows().items() if OWN.match(r)}
+    assert sorted(own) == [f"R-TEAM-{n}" for n in range(1, 8)]
+    assert set(own.values()) == {"tested"}
 
 
 def test_every_rule_not_tested_is_explained() -> None:

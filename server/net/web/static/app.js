@@ -927,6 +927,8 @@
       setText(roomsNote, rooms.length ? "" : "No tables are open. Start one, or use quick match.");
       for (const r of rooms) {
         const players = (r.players || []).map((p) => (p === null ? "(free seat)" : p));
+        // A team room lists four players, A1, B1, A2, B2: two sides of two partners.
+        const sides = players.length === 4 ? [`${players[0]} & ${players[2]}`, `${players[1]} & ${players[3]}`] : players;
         const score = Array.isArray(r.score) ? r.score.join(" – ") : "";
         roomsBody.append(
           el(
@@ -934,7 +936,7 @@
             {},
             el("td", {}, discipline(r.discipline), r.practice ? " (practice)" : "", r.private ? " (private)" : ""),
             el("td", {}, String(r.distance)),
-            el("td", { class: "names" }, players.join(" vs ")),
+            el("td", { class: "names" }, sides.join(" vs ")),
             el("td", {}, score),
             el("td", {}, PHASES[r.phase] || String(r.phase)),
             el("td", {}, String(r.spectators)),
@@ -1113,6 +1115,7 @@
       room: null,
       match: null, // as shown (the score changes when the balls stop)
       seat: null,
+      slot: null, // a team room: our place in the side's line-up
       seq: 0,
       turn: null,
       motion: null, // {paths, start_ms, rest_ms, fixed}
@@ -1285,6 +1288,7 @@
     function joined(j) {
       store.set("seat." + j.room_id, j.seat_token);
       R.seat = j.seat;
+      R.slot = j.slot === undefined ? null : j.slot; // a team room: our place in the side
       R.entered = true;
       pwForm.hidden = true;
       wrap.hidden = false;
@@ -1356,6 +1360,7 @@
           R.seq = msg.seq;
           R.room = msg.room;
           R.seat = msg.seat === undefined ? R.seat : msg.seat;
+          R.slot = msg.slot === undefined ? null : msg.slot;
           R.match = msg.match;
           R.entered = true;
           R.sent = false;
@@ -1379,12 +1384,14 @@
         case "turn":
           R.turn = msg;
           if (R.match) {
-            R.match = Object.assign({}, R.match, { shooter: msg.shooter, deadline_ms: msg.deadline_ms, phase: msg.phase });
+            R.match = Object.assign({}, R.match, { shooter: msg.shooter, deadline_ms: msg.deadline_ms, phase: msg.phase, shooter_slot: msg.shooter_slot === undefined ? null : msg.shooter_slot });
           }
           R.sent = false;
           break;
         case "player_status":
-          if (R.match) {
+          // A team room's side stays connected while a partner is (the next snapshot says);
+          // a partner's own status changes no side here.
+          if (R.match && (msg.slot === undefined || msg.slot === null)) {
             const connected = R.match.connected.slice();
             const grace = R.match.grace_until_ms.slice();
             connected[msg.seat] = msg.status === "connected";
@@ -1431,10 +1438,28 @@
     }
 
     function nameOf(seat) {
-      const s = R.room && R.room.seats && R.room.seats[seat];
-      if (s) return s.name;
-      const p = R.room && R.room.players && R.room.players[seat];
-      return p || `Player ${seat + 1}`;
+      // A team room's side is its two partners (seats are listed A1, B1, A2, B2).
+      const names = sideNames(seat);
+      return names.length ? names.join(" & ") : `Player ${seat + 1}`;
+    }
+
+    function nameOf2(seat, slot) {
+      // One partner of a team room's side (seats A1, B1, A2, B2).
+      const i = seat + 2 * (slot || 0);
+      const s = R.room && R.room.seats ? R.room.seats[i] : null;
+      return (s && s.name) || (R.room && R.room.players && R.room.players[i]) || "your partner";
+    }
+
+    function sideNames(seat) {
+      const room = R.room;
+      if (!room || !room.players) return [];
+      const out = [];
+      for (let i = seat; i < room.players.length; i += 2) {
+        const s = room.seats ? room.seats[i] : null;
+        const name = s ? s.name : room.players[i];
+        if (name) out.push(name);
+      }
+      return out;
     }
 
     function showCall(text) {
@@ -1506,8 +1531,11 @@
     function canShoot() {
       const m = R.match;
       if (!m || R.seat === null || R.motion || R.sent || !link.welcome || R.gameOver) return false;
-      if (m.phase === "lag") return !!(m.lag && !m.lag.played[R.seat]);
-      return m.phase === "play" && m.shooter === R.seat;
+      // A team room: the lag is the first players', a stroke the partner's whose turn it is.
+      const mine = R.slot === null || R.slot === undefined ? 0 : R.slot;
+      if (m.phase === "lag") return !!(m.lag && !m.lag.played[R.seat]) && mine === 0;
+      const due = m.shooter_slot === null || m.shooter_slot === undefined ? 0 : m.shooter_slot;
+      return m.phase === "play" && m.shooter === R.seat && due === mine;
     }
 
     function markedBall() {
@@ -1587,8 +1615,21 @@
       for (const seat of [0, 1].slice(0, seats)) {
         const p = panels[seat];
         const seatView = room.seats ? room.seats[seat] : null;
-        setText(p.name, seatView ? seatView.name : room.players[seat] || "Free seat");
-        setText(p.you, R.seat === seat ? " (you)" : "");
+        if (room.players.length === 4) {
+          // A team room: both partners, the one to strike marked (R-TEAM-2, R-TEAM-3).
+          const names = [seat, seat + 2].map((i, slot) => {
+            const sv = room.seats ? room.seats[i] : null;
+            const n = (sv ? sv.name : room.players[i]) || "Free seat";
+            const striking = m.shooter === seat && m.shooter_slot === slot && (m.phase === "play" || m.phase === "timeout");
+            const you = R.seat === seat && R.slot === slot ? " (you)" : "";
+            return (striking ? "▸ " : "") + n + you;
+          });
+          setText(p.name, names.join(" · "));
+          setText(p.you, "");
+        } else {
+          setText(p.name, seatView ? seatView.name : room.players[seat] || "Free seat");
+          setText(p.you, R.seat === seat ? " (you)" : "");
+        }
         setText(p.score, String(m.score[seat]));
         const run = m.shooter === seat ? ` · Run ${m.current_run}` : "";
         setText(p.line, `Innings ${m.innings[seat]} · Average ${Number(m.average[seat]).toFixed(3)} · High run ${m.high_run[seat]}${run}`);
@@ -1622,8 +1663,9 @@
       else if (m.phase === "lag") line = canShoot() ? "The lag: play your ball to the far short cushion and back." : R.seat !== null ? "Waiting for the other lag stroke." : "The players are lagging for the break.";
       else if (m.phase === "break_choice") line = m.lag && m.lag.winner === R.seat ? "You won the lag." : `${nameOf(m.lag ? m.lag.winner : 0)} won the lag and chooses who breaks.`;
       else if (m.phase === "timeout") line = `${nameOf(m.shooter)} took a time-out.`;
+      else if (m.shooter === R.seat && R.slot !== null && R.slot !== undefined && m.shooter_slot !== R.slot) line = `Your partner ${nameOf2(R.seat, m.shooter_slot)} is at the table.`;
       else if (m.shooter === R.seat) line = R.sent ? "Stroke sent." : "Your shot.";
-      else if (m.shooter !== null) line = `${nameOf(m.shooter)} to play.`;
+      else if (m.shooter !== null) line = `${R.room && R.room.players.length === 4 ? nameOf2(m.shooter, m.shooter_slot) : nameOf(m.shooter)} to play.`;
       setText(turnLine, line);
       const seated = R.seat !== null;
       controls.hidden = !(seated && (m.phase === "lag" || m.phase === "play")) || !!R.gameOver;

@@ -393,3 +393,55 @@ def test_the_table_fits_a_phone_in_portrait(live: LiveServer, browsers: Callable
     width = phone.execute_script("return document.documentElement.scrollWidth")
     assert width <= 390  # nothing runs off the side of the screen
     assert canvas.size["height"] > canvas.size["width"]  # the table stands upright
+
+
+async def lag_and_break(sessions: list[Session]) -> None:
+    """The first players lag (Ann short: she loses), then Dot, Bob's partner, lets side 1
+    break (R-TEAM-1)."""
+    from shared.protocol import to_server as ts
+    from shared.protocol.views import CueParams
+
+    ann, bob, _cid, dot = sessions
+    heard = asyncio.create_task(dot.wait_for(lambda m: isinstance(m, tc.LagResult), 30))
+    await asyncio.sleep(0)  # listening before the lag strokes go out
+    await ann.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+    await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
+    lag = await heard
+    assert isinstance(lag, tc.LagResult) and lag.winner == 1
+    await asyncio.sleep(max(0.0, ((lag.rest_ms or 0) - dot.server_now_ms()) / 1000) + 0.1)
+    await dot.choose_break("me")
+
+
+def test_the_page_shows_a_doubles_room_with_both_partners_of_each_side(
+    live: LiveServer, browsers: Callable[..., Any]
+) -> None:
+    """R-TEAM-1: the lobby lists the sides as partners, the room page names all four players."""
+    room = create_room(live, "three_cushion", team_mode="doubles")
+    sessions: list[Session] = []
+
+    async def seat(name: str) -> None:
+        s = Session(live.ws, name, remember_identity=False)
+        await s.connect()
+        sessions.append(s)
+        await s.join(room)
+
+    async def close_all() -> None:
+        for s in sessions:
+            await s.close()
+
+    try:
+        for name in ("Ann", "Bob", "Cid", "Dot"):
+            live.run(seat(name))
+        page = browsers()
+        page.get(live.http + "/")
+        wait(page, lambda d: "Ann & Cid vs Bob & Dot" in text(d, "table"))
+        page.get(f"{live.http}/room/{room}")
+        wait(page, lambda d: "Ann · Cid" in text(d, ".hud") and "Bob · Dot" in text(d, ".hud"))
+        live.run(lag_and_break(sessions))
+        # Side 1 breaks by its first player: the page names him, and marks him on the board.
+        wait(page, lambda d: "Bob to play." in text(d, "body"), 40)
+        assert "▸ Bob" in text(page, ".hud")
+        crashes = [e["message"] for e in page.get_log("browser") if "Uncaught" in e["message"]]
+        assert crashes == []
+    finally:
+        live.run(close_all())
