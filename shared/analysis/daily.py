@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import cast
 
 from shared.analysis.reading import balls_before
 from shared.protocol.to_client import Replay, StrokePlayed
@@ -46,7 +45,7 @@ def missed_positions(replay: Replay) -> list[Position]:
         if any(b not in before for b in BALLS):
             continue
         w, y, r = (before[b] for b in BALLS)
-        cue = cast(BallName, body.stroke.ball)
+        cue = body.stroke.ball
         out.append(Position(replay.match_id, entry.n, "three_cushion", table, cue, (w, y, r)))
     return out
 

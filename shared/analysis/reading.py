@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Final
 
 from shared.analysis.patterns import Pattern, Step, attempted, route, scoring_route
 from shared.analysis.wire import events_from_views
@@ -126,7 +126,7 @@ def _event_text(e: Event, steps: Mapping[float, Step]) -> str | None:
 
 def read_played(msg: StrokePlayed, table: TableSpec) -> StrokeReading:
     """A ``stroke_played`` (live or from a replay) read for the replay screen."""
-    cue = cast(BallName, msg.stroke.ball)
+    cue = msg.stroke.ball
     events = events_from_views(msg.events)
     traj = msg.trajectory.segments()
     steps = route(events, traj, cue, table)

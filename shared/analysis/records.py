@@ -4,14 +4,13 @@ the ``MatchLog`` the statistics count."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from shared.analysis.patterns import attempted, route
 from shared.analysis.stats import MatchLog, StrokeLog
 from shared.analysis.wire import events_from_views
 from shared.protocol.to_client import LagResult, Replay, StrokePlayed
 from shared.protocol.views import Placed, ReplayStroke
-from shared.table import BallName, TableSpec, table_by_name
+from shared.table import TableSpec, table_by_name
 
 
 def seat_of(replay: Replay, player: str) -> int | None:
@@ -31,7 +30,7 @@ def stroke_log(
     entry: ReplayStroke, body: StrokePlayed, ready_ms: int | None, table: TableSpec
 ) -> StrokeLog:
     """One stored stroke: what it scored and the route its cue ball followed."""
-    cue = cast(BallName, body.stroke.ball)  # checked against the ball names on arrival
+    cue = body.stroke.ball
     steps = route(events_from_views(body.events), body.trajectory.segments(), cue, table)
     return StrokeLog(
         n=entry.n,

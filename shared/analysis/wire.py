@@ -13,7 +13,7 @@ from shared.analysis.patterns import Reading, classify
 from shared.physics.types import Event, EventKind
 from shared.protocol.to_client import StrokePlayed
 from shared.protocol.views import EventView
-from shared.table import BallName, CushionName, TableSpec
+from shared.table import TableSpec
 
 
 def events_from_views(views: Sequence[EventView]) -> tuple[Event, ...]:
@@ -21,9 +21,9 @@ def events_from_views(views: Sequence[EventView]) -> tuple[Event, ...]:
     return tuple(
         Event(
             v.t,
-            cast(EventKind, v.kind),
-            cast(tuple[BallName, ...], v.balls),
-            cast(CushionName | None, v.cushion),
+            cast(EventKind, str(v.kind)),  # the wire's word is the physics' kind
+            v.balls,
+            v.cushion,
             tuple(v.speeds or ()),
         )
         for v in views
@@ -32,5 +32,5 @@ def events_from_views(views: Sequence[EventView]) -> tuple[Event, ...]:
 
 def classify_played(msg: StrokePlayed, table: TableSpec) -> Reading | None:
     """The name of the point a ``stroke_played`` scored in three-cushion, or None."""
-    cue = cast(BallName, msg.stroke.ball)
+    cue = msg.stroke.ball
     return classify(events_from_views(msg.events), msg.trajectory.segments(), cue, table)
