@@ -10,6 +10,8 @@ in parallel worker processes, each on all ``POSITIONS`` positions (about 10 minu
 ``CAROM_BENCH_BOT_POSITIONS=N`` for a quicker look, ``CAROM_BENCH_BOT_LEVELS=4,5`` for some
 levels only: level 1 stays in as the baseline). Then levels 4 and 5 on ``BLOCKED`` straight-rail
 breaks with a ball in the way of the red (``CAROM_BENCH_BOT_BLOCKED=N``), where massé pays.
+Last, ``bench/defence.py``: a defensive bot against the same level without defence
+(``CAROM_BENCH_DEFENCE=0`` leaves it out).
 """
 
 from __future__ import annotations
@@ -159,6 +161,10 @@ def run() -> list[str]:
         )
     lines += blocked_lines(pool_size=workers)
     lines.append(f"wall time {time.perf_counter() - started:.0f} s")
+    if os.environ.get("CAROM_BENCH_DEFENCE", "1") != "0":
+        from bench import defence  # defensive against attacking, same level (docs/bots.md)
+
+        lines += ["defence:", *(f"  {line}" for line in defence.run())]
     return lines
 
 

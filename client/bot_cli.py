@@ -74,6 +74,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default=0.0,
         help="prefer strokes that rest sooner (value lost per second of table time, e.g. 0.02)",
     )
+    parser.add_argument(
+        "--personality",
+        choices=("attacking", "balanced", "safe"),
+        default="attacking",
+        help="attacking never plays safe; balanced and safe leave the opponent the hardest "
+        "position when the attack is unlikely (levels 3-5; docs/bots.md)",
+    )
+    parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="say each choice in one sentence in the room's chat (carom watch shows it)",
+    )
     parser.add_argument("--identity", default=None, help="identity file (default ~/.config/carom)")
     parser.add_argument("--seed", type=int, default=None, help="random seed (reproducible errors)")
     parser.add_argument("--quiet", action="store_true", help="print only the result")
@@ -192,6 +204,8 @@ async def play(args: argparse.Namespace) -> str:
                 think_s=args.think,
                 tempo=args.tempo,
                 say=say,
+                personality=args.personality,
+                explain=args.explain,
             )
             if not args.queue:
                 over = await bot.play_match(rematches=max(0, args.matches - 1))

@@ -27,6 +27,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "sim": ("shared.physics.cli", "simulate strokes from the command line"),
     "admin": ("server.admin_cli", "operator commands on a server's database (organizers)"),
     "tournament": ("client.tournament_cli", "create, list, show and cancel tournaments"),
+    "stats": ("client.stats", "a player's statistics and charts from recorded matches"),
+    "daily": ("client.daily_cli", "today's problem from recorded play, and the bot's answer"),
 }
 
 NOT_AVAILABLE_EXIT = 3

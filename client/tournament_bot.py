@@ -13,6 +13,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from shared.protocol import ErrorCode
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol import tournament as tw
@@ -75,7 +76,7 @@ async def play_tournament(
             await session.request(tw.TournamentRegister(tournament_id=tournament_id))
             say(f"registered in tournament {tournament_id}")
         except ServerError as exc:
-            if exc.code != "already_registered":
+            if exc.code != ErrorCode.ALREADY_REGISTERED:
                 raise
             say(f"registered in tournament {tournament_id} already")
         info = await session.request(tw.WatchTournament(tournament_id=tournament_id))

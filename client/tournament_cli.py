@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from shared.protocol.enums import EndReason
+
 FORMATS = ("knockout", "round_robin", "swiss")
 
 
@@ -165,7 +167,7 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
             if not who:
                 continue
             if len(who) == 1:
-                out.append(f"  {who[0]}: bye" if m.reason == "bye" else f"  {who[0]}")
+                out.append(f"  {who[0]}: bye" if m.reason == EndReason.BYE else f"  {who[0]}")
                 continue
             score = ""
             if m.score:

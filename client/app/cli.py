@@ -28,6 +28,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--room", metavar="ID", help="join this room")
     where.add_argument("--spectate", metavar="ID", help="watch this room")
+    where.add_argument(
+        "--drills", action="store_true", help="open the diamond-system drills (docs/analysis.md)"
+    )
     parser.add_argument(
         "--discipline",
         choices=DISCIPLINES,
@@ -149,6 +152,10 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
             controller.send(ts.Join(room_id=args.room, password=None))
     elif args.spectate:
         controller.send(ts.Spectate(room_id=args.spectate, password=None))
+    elif args.drills:
+        from client.app.drill_view import DrillView
+
+        window.show_view(DrillView(controller))
     elif local is not None:
 
         def on_message(msg: UIEvent) -> None:

@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING
 import arcade
 
 from client.app import hud, render
+from client.app import replay_analysis as study
 from client.app.model import GameModel
+from client.app.practice_here import PracticeHere
 from client.app.table_view import TableScene
 from shared import rules, wireviews
+from shared.analysis.reading import StrokeReading, read_played
 from shared.protocol import to_client as tc
 from shared.protocol.enums import Phase
 from shared.protocol.views import MatchView, RoomView, SentOptions
@@ -93,7 +96,10 @@ class ReplayView(arcade.View):
             for s in replay.strokes
             if isinstance(s.body, Played) and _playable(s.body)
         ]
-        self.model = GameModel(now_local_ms=clock or (lambda: time.time() * 1000.0))
+        self.clock = study.ReplayClock(clock or (lambda: time.time() * 1000.0))
+        self.model = GameModel(now_local_ms=self.clock)
+        self.readings: dict[int, StrokeReading | None] = {}
+        self.practice: PracticeHere | None = None
         room = replay_room(replay)
         self.model.room = room
         self.model.state.room_id = room.room_id
@@ -179,25 +185,72 @@ class ReplayView(arcade.View):
     def on_draw(self) -> None:
         layout = self.scene.layout_for(self.model, self.window.width, self.window.height)
         self.scene.draw_background(self.window, self.model, layout, controls=False)
-        self.scene.draw_balls(layout, self.model.poses())
         lb = self.scene.labels
+        reading = self.reading(self.index)
+        if reading is not None:
+            study.draw_path(layout, reading, lb)
+        self.scene.draw_balls(layout, self.model.poses())
         hud.draw_scoreboard(layout, self.model, lb)
         hud.draw_banners(layout, self.model, lb)
-        c = layout.controls
-        hud.draw_panel_text(
-            layout,
-            lb,
-            [
-                f"Replay · stroke {self.index + 1} of {len(self.strokes)}"
-                + ("  · playing" if self.autoplay else ""),
-                "→ next stroke · ← previous · space: play again · A: autoplay · Esc: back",
-            ],
-            c,
+        t = study.stroke_time(self.model)
+        now = None if reading is None else study.event_at(reading, 1e9 if t is None else t)
+        lines = study.panel_lines(self.index + 1, len(self.strokes), reading, now, self.clock.rate)
+        if self.autoplay:
+            lines[0] += " · playing"
+        body = self.strokes[self.index][0] if self.index >= 0 else None
+        tip = (
+            (body.stroke.cue.tip_x, body.stroke.cue.tip_y)
+            if isinstance(body, tc.StrokePlayed)
+            else None
         )
+        study.draw_panel(layout, lb, lines, tip)
         lb.flush()
+
+    def reading(self, i: int) -> StrokeReading | None:
+        """Stroke ``i`` read for study (once), or None for a lag or before the first."""
+        if not 0 <= i < len(self.strokes):
+            return None
+        if i not in self.readings:
+            body = self.strokes[i][0]
+            self.readings[i] = (
+                read_played(body, self.model.table) if isinstance(body, tc.StrokePlayed) else None
+            )
+        return self.readings[i]
+
+    def step_event(self) -> None:
+        """Freeze on the stroke's next event (starting the stroke if none is showing)."""
+        if self.index < 0 or (self.model.animation is None and self.pending is None):
+            self.play(max(self.index, 0))
+            study.freeze_at(self.model, self.clock, 0.0)
+            return
+        reading = self.reading(self.index)
+        t = study.stroke_time(self.model)
+        if reading is None or t is None:
+            return
+        nxt = study.next_event(reading, t)
+        study.freeze_at(self.model, self.clock, nxt.t if nxt is not None else t)
+
+    def toggle_slow(self) -> None:
+        self.clock.set_rate(1.0 if 0.0 < self.clock.rate < 1.0 else study.SLOW)
+
+    def practice_from_here(self) -> None:
+        """A practice room with the balls where they stood before the stroke shown."""
+        reading = self.reading(max(self.index, 0))
+        if reading is None or self.model.room is None:
+            return
+        self.practice = PracticeHere(
+            self.controller.send,
+            reading.balls_before,
+            self.model.room.discipline,
+            self.model.table.name,
+        )
+        self.controller.on_message.append(self.practice.on_message)
+        self.practice.start()
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         k = arcade.key
+        if symbol in (k.RIGHT, k.LEFT, k.SPACE):
+            self.clock.set_rate(1.0)
         if symbol == k.RIGHT:
             self.play(self.index + 1)
         elif symbol == k.LEFT:
@@ -213,6 +266,12 @@ class ReplayView(arcade.View):
             self.play(self.index)
         elif symbol == k.A:
             self.autoplay = not self.autoplay
+        elif symbol == k.E:
+            self.step_event()
+        elif symbol == k.S:
+            self.toggle_slow()
+        elif symbol == k.P:
+            self.practice_from_here()
         elif symbol == k.ESCAPE:
             if self.controller.model.game_over is not None:
                 self.controller.show_results()

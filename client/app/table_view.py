@@ -11,9 +11,10 @@ import arcade
 from arcade.gl import Framebuffer
 from arcade.shape_list import Shape, ShapeElementList
 
-from client.app import hud, render
+from client.app import hints_overlay, hud, render
 from client.app.aim import AimState, first_contact, heading_to
 from client.app.ball_sprites import BallSprites
+from client.app.hints_overlay import HintBox
 from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
@@ -137,6 +138,7 @@ class TableView(arcade.View):
         self._lagged: tuple[Any] | None = None  # the lag result we had when we sent our lag
         self.fast = False  # F held: the stroke's picture runs four times as fast
         self._preview: tuple[Any, list[tuple[float, float]]] | None = None
+        self.hints = HintBox()  # practice: the planner's best strokes (H)
 
     @property
     def model(self) -> GameModel:
@@ -402,6 +404,11 @@ class TableView(arcade.View):
             render.draw_aim(layout, cue, contact)
             if self.practice:
                 render.draw_path(layout, self.preview_path(cue_name, poses))
+                found = self.hints.for_position(m.resting_balls())
+                if found:
+                    hints_overlay.draw(layout, self.scene.labels, found)
+            for i, line in enumerate(self.hints.lines(m.resting_balls())):
+                hints_overlay.draw_line(layout, self.scene.labels, i, line)
             render.draw_cue(layout, cue, self.aim)
         hud.draw_scoreboard(layout, m, labels)
         if m.spectating:
@@ -501,6 +508,18 @@ class TableView(arcade.View):
         stroke = self.aim.release()
         if stroke is not None and self.can_aim():
             self.shoot()
+
+    def play_hint(self, i: int) -> None:
+        """Load hint ``i`` into the aim and play it."""
+        found = self.hints.for_position(self.model.resting_balls()) or []
+        if i >= len(found):
+            return
+        s = found[i].stroke
+        self.aim.direction = s.direction
+        self.aim.set_speed(s.speed)
+        self.aim.set_tip(s.tip_x, s.tip_y)
+        self.aim.set_elevation(s.elevation)
+        self.shoot()
 
     def shoot(self) -> None:
         cue = self.aim.stroke(self.aim.break_spot if self.is_break() else None)
@@ -624,6 +643,11 @@ class TableView(arcade.View):
             self.aim.set_elevation(self.aim.elevation - ELEVATION_STEP)
         elif symbol == k.SPACE and self.can_aim():
             self.shoot()
+        elif symbol == k.H and self.practice and self.can_aim():
+            cue = m.cue_ball(m.seat)
+            self.hints.ask(m.discipline, m.table.name, m.resting_balls(), cue)
+        elif symbol in (k.KEY_1, k.KEY_2, k.KEY_3) and self.practice and self.can_aim():
+            self.play_hint(symbol - k.KEY_1)
         elif symbol == k.S:
             self._switch_spot()
         elif symbol == k.R and m.my_turn and m.frozen:

@@ -49,6 +49,8 @@ class Plan:
     expected: float = 0.0  # estimated probability of scoring
     sims: int = 0  # simulations used
     think_s: float = 0.0  # wall-clock seconds spent
+    reason: str = ""  # the choice in one sentence for people ("plays safe: …")
+    safety: bool = False  # a defensive stroke (client/bot/defence.py)
 
     def stroke(self) -> Stroke:
         """The physics engine's form of the cue parameters."""
@@ -265,6 +267,7 @@ class Search:
         self.rng = rng
         self.sims_cap = lvl.sims
         self.tempo = 0.0  # value lost per second of table time (a quick player's taste)
+        self.last_cands: list[Candidate] = []  # every candidate of the last position searched
 
     def out_of_budget(self, judge: Judge) -> bool:
         return judge.sims >= self.sims_cap or time.monotonic() >= self.deadline
@@ -460,6 +463,7 @@ def _search_one(
             cands += search.sweep_masse(judge)
     if lvl.refine:
         cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6)
+    search.last_cands = cands
     scoring = sorted({id(c): c for c in cands if c.outcome.points}.values(), key=_rank)
     # The robustness check is the costly part: test the most promising scorers only.
     if lvl.refine and scoring:
@@ -499,6 +503,7 @@ def plan_stroke(
     budget_s: float,
     tempo: float = 0.0,
     humanise: bool = True,
+    personality: str = "attacking",
 ) -> Plan:
     """Choose a stroke for ``problem`` within ``budget_s`` seconds (and the level's simulation
     budget). Deterministic for a given seed when the budget is not cut by the clock. ``tempo``
@@ -535,13 +540,45 @@ def plan_stroke(
     if frozen_to_ball and not problem.spot_choice and best.outcome.points == 0:
         gentle = CueParams(direction=0.0, speed=1.0)
         return Plan(gentle, respot=True, sims=sims, think_s=time.monotonic() - started)
-    final = _humanise(best.stroke, lvl, rng) if humanise else best.stroke
+    from client.bot import defence
+
+    chosen, reason, safe = best.stroke, _attack_reason(problem, best), False
+    below = defence.defend_below(personality)
+    left = budget_s - (time.monotonic() - started)
+    if (
+        best.value < below
+        and lvl.refine
+        and not problem.spot_choice
+        and not problem.break_shot
+        and left > 1.0  # the safeties and the look-ahead must fit in what is left
+    ):
+        safety = defence.choose_safety(problem, search.last_cands, best.value, seed, 0.6 * left)
+        if safety is not None and defence.safety_pays(problem, best, safety, seed):
+            chosen, safe = safety.stroke, True
+            reason = defence.safety_reason(problem, safety, table)
+    final = _humanise(chosen, lvl, rng) if humanise else chosen
     return Plan(
         CueParams.of(final, best_spot),
         expected=best.value,
         sims=sims,
         think_s=time.monotonic() - started,
+        reason=reason,
+        safety=safe,
     )
+
+
+def _attack_reason(problem: Problem, best: Candidate) -> str:
+    """The attack in one sentence: the route's name and the chance, in words."""
+    from client.bot.defence import in_tenths
+    from shared.analysis.patterns import attempted, route
+
+    if not best.outcome.points:
+        return "finds no point here and plays the nearest miss"
+    table = table_by_name(problem.table)
+    result = simulate(table, problem.balls, problem.cue, best.stroke)
+    name = attempted(route(result.events, result.trajectory, problem.cue, table))
+    what = name.label.lower() if name is not None else "the point"
+    return f"goes for {what}: scores {in_tenths(best.value)}"
 
 
 # The lag -------------------------------------------------------------------------------------

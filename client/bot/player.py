@@ -47,6 +47,8 @@ class BotPlayer:
         think_s: float | None = None,
         tempo: float = 0.0,
         say: Callable[[str], None] | None = None,
+        personality: str = "attacking",
+        explain: bool = False,
     ) -> None:
         self.session = session
         self.level: Level = level(level_number)
@@ -54,6 +56,8 @@ class BotPlayer:
         self.rng = random.Random(seed)
         self.think_s = think_s if think_s is not None else self.level.think_s
         self.tempo = tempo
+        self.personality = personality  # client/bot/defence.py
+        self.explain = explain  # say each choice in the room's chat
         self.say = say or (lambda line: log.info("%s", line))
         self._acted: tuple[Any, ...] | None = None
         self._task: asyncio.Task[None] | None = None
@@ -172,6 +176,9 @@ class BotPlayer:
         plan = await self._think(plan_lag, problem, self.level.number, self.rng.randrange(2**31))
         await self._wait_until_rest()
         await self._send_plan(plan)
+        if self.explain and plan.reason:
+            with contextlib.suppress(ConnectionLost):
+                await self.session.chat(plan.reason[0].upper() + plan.reason[1:] + ".")
         self.say(f"lag stroke: {plan.describe()}")
 
     async def _choose_break(self) -> None:
@@ -189,7 +196,16 @@ class BotPlayer:
             return
         budget = self._budget_s()
         seed = self.rng.randrange(2**31)
-        plan = await self._think(plan_stroke, problem, self.level.number, seed, budget, self.tempo)
+        plan = await self._think(
+            plan_stroke,
+            problem,
+            self.level.number,
+            seed,
+            budget,
+            self.tempo,
+            True,
+            self.personality,
+        )
         self.think_times.append(plan.think_s)
         if plan.respot:
             await self.session.respot()
@@ -201,6 +217,9 @@ class BotPlayer:
             return
         await self._wait_until_rest()
         await self._send_plan(plan)
+        if self.explain and plan.reason:
+            with contextlib.suppress(ConnectionLost):
+                await self.session.chat(plan.reason[0].upper() + plan.reason[1:] + ".")
         self.say(
             f"{problem.cue} stroke: {plan.describe()} (expects {plan.expected:.2f}, "
             f"{plan.sims} sims, {plan.think_s:.1f} s)"

@@ -52,7 +52,7 @@ from server.store.tournaments import LOCAL_RUNNER
 from shared.protocol import ErrorCode, error
 from shared.protocol import to_server as ts
 from shared.protocol import tournament as tw
-from shared.protocol.enums import Discipline
+from shared.protocol.enums import Discipline, EndReason
 
 if TYPE_CHECKING:
     from websockets.http11 import Request, Response
@@ -643,5 +643,5 @@ def _match_view(m: TMatch) -> tw.TournamentMatch:
             for s in scores
         ),
         winner=m.winner,
-        reason=m.reason,
+        reason=None if m.reason is None else EndReason(m.reason),
     )

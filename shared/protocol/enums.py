@@ -119,6 +119,7 @@ class EndReason(OpenEnum):
     FORFEIT = "forfeit"  # R-END-5: disconnected past the grace time
     NO_SHOW = "no_show"  # R-END-5: absent at the start
     ABANDONED = "abandoned"  # both players gone: no winner
+    BYE = "bye"  # a tournament match without an opponent (docs/tournaments.md)
 
 
 class LagReason(OpenEnum):

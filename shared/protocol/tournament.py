@@ -14,7 +14,7 @@ from typing import Annotated, ClassVar, Final
 
 from shared.protocol.base import ClientMessage, ServerMessage
 from shared.protocol.bounds import Count, Known, Length, Positive, Range, TimeMs, Visible
-from shared.protocol.enums import Discipline, OpenEnum
+from shared.protocol.enums import Discipline, EndReason, OpenEnum
 from shared.protocol.typed import View
 
 TOURNAMENT_NAME_MAX: Final = 60
@@ -183,7 +183,7 @@ class TournamentMatch(View):
     match_id: Positive | None = None  # its replay once played
     score: tuple[TournamentScore | None, ...] | None = None  # by ``players``
     winner: str | None = None
-    reason: str | None = None
+    reason: EndReason | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -17,7 +17,7 @@ def _carom(*args: str) -> subprocess.CompletedProcess[str]:
 def test_help_lists_every_subcommand() -> None:
     proc = _carom("--help")
     assert proc.returncode == 0
-    names = {"serve", "play", "bot", "watch", "sim", "admin", "tournament"}
+    names = {"serve", "play", "bot", "watch", "sim", "admin", "tournament", "stats", "daily"}
     for name in names:
         assert name in proc.stdout
     assert set(SUBCOMMANDS) == names

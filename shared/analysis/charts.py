@@ -1,0 +1,260 @@
+"""Charts of a player's statistics as a list of shapes, and that list as SVG text.
+
+A chart is plain data (rectangles, lines, text in a pixel box), so the same chart can be written
+as an SVG file here, drawn as a PNG with Pillow by the command that saves it, or drawn in a
+window. Pure: no files, no fonts loaded here.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from shared.analysis.stats import PlayerStats
+
+Color = str  # "#rrggbb"
+WIDTH: Final = 640
+HEIGHT: Final = 360
+_LEFT, _RIGHT, _TOP, _BOTTOM = 70, 20, 50, 60  # margins around the plot area (px)
+INK: Final = "#222222"
+GRID: Final = "#dddddd"
+BLUE: Final = "#2f6db5"
+GREEN: Final = "#3c9a4a"
+ORANGE: Final = "#d9822b"
+
+
+@dataclass(frozen=True, slots=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    fill: Color
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    points: tuple[tuple[float, float], ...]
+    color: Color
+    width: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    x: float
+    y: float
+    text: str
+    size: int = 13
+    color: Color = INK
+    anchor: Literal["start", "middle", "end"] = "start"
+
+
+Shape = Rect | Line | Text
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    name: str  # file name without extension
+    title: str
+    shapes: tuple[Shape, ...] = field(default_factory=tuple)
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def _nice_max(value: float, whole: bool = False) -> float:
+    """A round top for an axis that holds ``value``, with four equal steps below it: each
+    step is 1, 2, 2.5 or 5 times a power of ten (a whole number for counts)."""
+    if value <= 0:
+        return 4.0 if whole else 1.0
+    power = 10.0 ** math.floor(math.log10(value / 4))
+    for k in (1.0, 2.0, 2.5, 5.0, 10.0):
+        step = k * power
+        if whole and step < 1:
+            continue
+        if whole and step != int(step):
+            continue
+        if 4 * step >= value:
+            return 4 * step
+    return 4 * 10 * power
+
+
+def _tick(value: float) -> str:
+    return f"{value:.0f}" if value == int(value) else f"{value:g}"
+
+
+def _frame(title: str, y_label: str, top: float) -> list[Shape]:
+    x0, x1 = _LEFT, WIDTH - _RIGHT
+    y0, y1 = HEIGHT - _BOTTOM, _TOP
+    shapes: list[Shape] = [Text(WIDTH / 2, 28, title, 17, anchor="middle")]
+    for k in range(5):
+        y = y0 - (y0 - y1) * k / 4
+        shapes.append(Line(((x0, y), (x1, y)), GRID, 1.0))
+        shapes.append(Text(x0 - 8, y + 4, _tick(top * k / 4), 11, anchor="end"))
+    shapes.append(Text(x0 - 8, y1 - 14, y_label, 12))
+    shapes.append(Line(((x0, y0), (x1, y0)), INK, 1.0))
+    return shapes
+
+
+def _bars(
+    name: str,
+    title: str,
+    y_label: str,
+    labels: Sequence[str],
+    values: Sequence[float],
+    fmt: str,
+    color: Color,
+    notes: Sequence[str] | None = None,
+) -> Chart:
+    top = _nice_max(max(values, default=0.0), whole=fmt == ".0f")
+    shapes = _frame(title, y_label, top)
+    x0, x1, y0, y1 = _LEFT, WIDTH - _RIGHT, HEIGHT - _BOTTOM, _TOP
+    n = max(len(values), 1)
+    slot = (x1 - x0) / n
+    for i, (label, v) in enumerate(zip(labels, values, strict=True)):
+        h = (y0 - y1) * v / top
+        x = x0 + i * slot + slot * 0.15
+        shapes.append(Rect(x, y0 - h, slot * 0.7, h, color))
+        shapes.append(Text(x + slot * 0.35, y0 + 16, label, 11, anchor="middle"))
+        note = notes[i] if notes else format(v, fmt)
+        shapes.append(Text(x + slot * 0.35, y0 - h - 5, note, 11, anchor="middle"))
+    if not values:
+        shapes.append(Text(WIDTH / 2, HEIGHT / 2, "No strokes yet.", 14, anchor="middle"))
+    return Chart(name, title, tuple(shapes))
+
+
+def average_over_time(stats: PlayerStats) -> Chart:
+    """Each match's average (dots and a thin line) and the general average so far (thick)."""
+    title = "General average over time"
+    per_match = [m.average for m in stats.matches]
+    running = [m.cumulative_average for m in stats.matches]
+    top = _nice_max(max(per_match + running, default=0.0))
+    shapes = _frame(title, "points / inning", top)
+    x0, x1, y0, y1 = _LEFT, WIDTH - _RIGHT, HEIGHT - _BOTTOM, _TOP
+    n = len(stats.matches)
+
+    def at(i: int, v: float) -> tuple[float, float]:
+        x = x0 + (x1 - x0) * (i + 0.5) / max(n, 1)
+        return (x, y0 - (y0 - y1) * v / top)
+
+    if n:
+        shapes.append(Line(tuple(at(i, v) for i, v in enumerate(per_match)), GRID, 1.5))
+        for i, v in enumerate(per_match):
+            x, y = at(i, v)
+            shapes.append(Rect(x - 3, y - 3, 6, 6, BLUE))
+        shapes.append(Line(tuple(at(i, v) for i, v in enumerate(running)), ORANGE, 3.0))
+        shapes.append(Text(x0, y0 + 22, "first match", 11))
+        shapes.append(Text(x1, y0 + 22, f"match {n}", 11, anchor="end"))
+        shapes.append(Rect(x0 + 150, HEIGHT - 22, 10, 10, BLUE))
+        shapes.append(Text(x0 + 165, HEIGHT - 13, "one match", 11))
+        shapes.append(Rect(x0 + 260, HEIGHT - 20, 18, 4, ORANGE))
+        shapes.append(Text(x0 + 284, HEIGHT - 13, "all matches so far", 11))
+    else:
+        shapes.append(Text(WIDTH / 2, HEIGHT / 2, "No matches yet.", 14, anchor="middle"))
+    return Chart("average", title, tuple(shapes))
+
+
+def runs(stats: PlayerStats) -> Chart:
+    """How many innings ended with each run."""
+    top_run = max(stats.runs, default=0)
+    lengths = list(range(0, top_run + 1))
+    counts = [float(stats.runs.get(k, 0)) for k in lengths]
+    return _bars(
+        "runs",
+        "Runs: innings by points scored",
+        "innings",
+        [str(k) for k in lengths],
+        counts,
+        ".0f",
+        BLUE,
+    )
+
+
+def patterns(stats: PlayerStats) -> Chart:
+    """Points by route and the share of attempts that scored."""
+    lines = stats.patterns[:8]
+    return _bars(
+        "patterns",
+        "Points by pattern (and how often it scored)",
+        "points",
+        [p.pattern.label.replace(" the ", " ").replace("Reverse around", "Reverse") for p in lines],
+        [float(p.points) for p in lines],
+        ".0f",
+        GREEN,
+        [f"{p.points} ({p.success:.0%})" for p in lines],
+    )
+
+
+def openings(stats: PlayerStats) -> Chart:
+    """The average of innings by how they began."""
+    return _bars(
+        "openings",
+        "Average by how the inning began",
+        "points / inning",
+        [
+            o.opening.label.split(" (")[0].replace("After the opponent's", "After")
+            for o in stats.openings
+        ],
+        [o.average for o in stats.openings],
+        ".2f",
+        ORANGE,
+        [f"{o.average:.2f} ({o.innings})" for o in stats.openings],
+    )
+
+
+def think_times(stats: PlayerStats) -> Chart:
+    """Strokes by the seconds taken over them, in 5-second bins."""
+    bins = [0] * 7  # 0-5, 5-10, ..., 30+
+    for ms in stats.think_ms:
+        bins[min(int(ms / 5000), 6)] += 1
+    labels = [f"{5 * k}-{5 * k + 5}" for k in range(6)] + ["30+"]
+    return _bars(
+        "time",
+        "Time taken per stroke (seconds)",
+        "strokes",
+        labels,
+        [float(b) for b in bins],
+        ".0f",
+        BLUE,
+    )
+
+
+def all_charts(stats: PlayerStats) -> tuple[Chart, ...]:
+    return (
+        average_over_time(stats),
+        runs(stats),
+        patterns(stats),
+        openings(stats),
+        think_times(stats),
+    )
+
+
+def to_svg(chart: Chart) -> str:
+    """The chart as a standalone SVG document."""
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{chart.width}" height="{chart.height}" '
+        f'viewBox="0 0 {chart.width} {chart.height}" font-family="sans-serif">',
+        f"<title>{html.escape(chart.title)}</title>",
+        f'<rect width="{chart.width}" height="{chart.height}" fill="#ffffff"/>',
+    ]
+    for s in chart.shapes:
+        if isinstance(s, Rect):
+            out.append(
+                f'<rect x="{s.x:.1f}" y="{s.y:.1f}" width="{s.w:.1f}" height="{s.h:.1f}" '
+                f'fill="{s.fill}"/>'
+            )
+        elif isinstance(s, Line):
+            pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in s.points)
+            out.append(
+                f'<polyline points="{pts}" fill="none" stroke="{s.color}" '
+                f'stroke-width="{s.width}"/>'
+            )
+        else:
+            out.append(
+                f'<text x="{s.x:.1f}" y="{s.y:.1f}" font-size="{s.size}" fill="{s.color}" '
+                f'text-anchor="{s.anchor}">{html.escape(s.text)}</text>'
+            )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"

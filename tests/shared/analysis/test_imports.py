@@ -1,0 +1,24 @@
+"""shared.analysis is pure like the rest of shared/: the statistics, the names and the readings
+load no window toolkit, no sockets, no asyncio and (for the counting) no physics engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_import_guard import FORBIDDEN, loaded_by
+
+
+@pytest.mark.parametrize(
+    "module",
+    [
+        "shared.analysis.patterns",
+        "shared.analysis.stats",
+        "shared.analysis.charts",
+        "shared.analysis.records",
+        "shared.analysis.reading",
+        "shared.analysis.daily",
+        "shared.analysis.drills",
+    ],
+)
+def test_analysis_modules_load_no_io_or_engine(module: str) -> None:
+    assert loaded_by(module, FORBIDDEN) == []
