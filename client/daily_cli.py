@@ -10,6 +10,8 @@ import datetime
 import sys
 from typing import TYPE_CHECKING, TextIO
 
+from shared.protocol.enums import Discipline
+
 if TYPE_CHECKING:
     from client.bot.hints import Hint
     from shared.analysis.daily import Position
@@ -42,7 +44,7 @@ async def positions(url: str, most: int) -> list[Position]:
                 break
             for row in page.matches[: most - seen]:
                 seen += 1
-                if row.discipline == "three_cushion":
+                if row.discipline == Discipline.THREE_CUSHION:
                     for replay in await replay_pages(s, row.match_id):
                         out += missed_positions(replay)
             before = page.matches[-1].match_id

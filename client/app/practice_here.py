@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
+from shared.protocol.enums import Phase
 from shared.table import Point
 
 
@@ -44,7 +45,7 @@ class PracticeHere:
         elif isinstance(msg, tc.Snapshot) and self.room_id is not None:
             if msg.room.room_id != self.room_id:
                 return
-            if not self.placed and msg.match.phase == "play":
+            if not self.placed and msg.match.phase == Phase.PLAY:
                 self.send(ts.Place(balls={b: (p[0], p[1]) for b, p in self.balls.items()}))
                 self.placed = True
                 self.log.append("place")
