@@ -44,7 +44,7 @@ from shared.protocol.base import ClientMessage
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
-    from server.net.gateway import Client
+    from server.net.gateway import Connection
 
 log = logging.getLogger("carom.cluster.hub")
 
@@ -56,7 +56,7 @@ SYNC_GAP_S: Final = 0.1
 # websocket, the broadcasts over Redis: either may be first).
 RECENT: Final = 256
 
-Waiter = tuple["Client", int | None, bool]  # who, its request's id, whether it is arriving
+Waiter = tuple["Connection", int | None, bool]  # who, its request's id, whether it is arriving
 
 
 class Hub(OwnerLink):
@@ -67,7 +67,7 @@ class Hub(OwnerLink):
         self.headers = headers
         self.ws: ClientConnection | None = None
         self.task: asyncio.Task[None] | None = None
-        self.members: dict[int, Client] = {}  # conn -> spectator receiving the broadcasts
+        self.members: dict[int, Connection] = {}  # conn -> spectator receiving the broadcasts
         self.floor: dict[int, int] = {}  # conn -> seq of its snapshot: only later broadcasts
         self.last_seq: int | None = None  # the last broadcast passed on
         self.recent: deque[tuple[int, bytes]] = deque(maxlen=RECENT)
@@ -113,11 +113,11 @@ class Hub(OwnerLink):
         self.task = asyncio.create_task(self._pump(), name=f"hub-{self.room_id}")
         return None
 
-    def add(self, client: Client, msg: ts.Spectate | ts.Sync) -> None:
+    def add(self, client: Connection, msg: ts.Spectate | ts.Sync) -> None:
         """A spectator arrives (or asks for a sync): a snapshot for it, then the broadcasts."""
         self._ask(client, msg.id, isinstance(msg, ts.Spectate))
 
-    def _ask(self, client: Client, re: int | None, joins: bool) -> None:
+    def _ask(self, client: Connection, re: int | None, joins: bool) -> None:
         self.batch.append((client, re, joins))
         self._kick()
 
@@ -147,14 +147,14 @@ class Hub(OwnerLink):
     def idle(self) -> bool:
         return not self.members and not self.batch and not self.inflight
 
-    def remove(self, client: Client) -> None:
+    def remove(self, client: Connection) -> None:
         self.members.pop(client.conn, None)
         self.floor.pop(client.conn, None)
         self.batch = [w for w in self.batch if w[0] is not client]
         if self.inflight is not None:
             self.inflight = [w for w in self.inflight if w[0] is not client]
 
-    async def handle(self, client: Client, msg: ClientMessage) -> None:
+    async def handle(self, client: Connection, msg: ClientMessage) -> None:
         """A room message from one of this hub's spectators."""
         server = self.node.server
         if isinstance(msg, ts.Sync):
@@ -224,7 +224,7 @@ class Hub(OwnerLink):
         for member in list(self.members.values()):
             server.send_frame(member, data)
 
-    def _admit(self, client: Client, seq: int) -> None:
+    def _admit(self, client: Connection, seq: int) -> None:
         """A spectator's snapshot (at ``seq``) is sent: the broadcasts after it, from now on
         and any that came before the snapshot did."""
         self.members[client.conn] = client

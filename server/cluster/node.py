@@ -54,13 +54,13 @@ if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
 
     from server.net.actor import RoomActor
-    from server.net.gateway import Client, GameServer
+    from server.net.gateway import Connection, GameServer
 
 log = logging.getLogger("carom.cluster")
 
 SECRET_KEY: Final = "carom:secret"
 RELAY_HEADER: Final = "X-Carom-Relay"  # the cluster's secret: this connection is a relay
-CLIENT_HEADER: Final = "X-Carom-Client"  # … for a client connected from this address
+CLIENT_HEADER: Final = "X-Carom-Connection"  # … for a client connected from this address
 HUB_HEADER: Final = "X-Carom-Hub"  # … a hub: the room's broadcasts reach it over Redis
 
 
@@ -176,7 +176,7 @@ class ClusterNode:
         await self.traffic.aclose()
 
     # Rooms -----------------------------------------------------------------------------------
-    async def claim(self, room_id: str, client: Client) -> str | None:
+    async def claim(self, room_id: str, client: Connection) -> str | None:
         """Before a new room's first write: the room caps over the whole cluster (why not, a
         sentence), then the lease (and its fencing token) and its place in the open set."""
         refusal = await self.take_room(room_id, client)
@@ -196,7 +196,7 @@ class ClusterNode:
         await self._hold_room(room_id, creator)
 
     # Limits across nodes (server/cluster/limits.py) ----------------------------------------
-    async def take_room(self, room_id: str, client: Client) -> str | None:
+    async def take_room(self, room_id: str, client: Connection) -> str | None:
         """Count a new room against its creator's and its address's caps over every node:
         None when within both, else why not (nothing counted then)."""
         cfg = self.server.config
@@ -234,7 +234,7 @@ class ClusterNode:
         for key in keys:
             self.holdings.give(key)
 
-    async def connection_opened(self, ws: ServerConnection, client: Client) -> bool:
+    async def connection_opened(self, ws: ServerConnection, client: Connection) -> bool:
         """A new connection against its address's cap over every node (relays from other
         nodes are counted there, as their client's); False: refuse it."""
         self.relayed(ws, client)  # a relay from another node: the client's own address
@@ -252,7 +252,7 @@ class ClusterNode:
         self.conn_holds[client.conn] = key
         return True
 
-    def connection_closed(self, client: Client) -> None:
+    def connection_closed(self, client: Connection) -> None:
         self.hub_left(client)
         self.relayed_conns.discard(client.conn)
         key = self.conn_holds.pop(client.conn, None)
@@ -462,7 +462,7 @@ class ClusterNode:
                 log.warning("cluster: room summary from %s not listed: %s", r.node, exc)
         return (local + [s for s in others if s.room_id not in mine])[:limit]
 
-    def relayed(self, ws: ServerConnection, client: Client) -> None:
+    def relayed(self, ws: ServerConnection, client: Connection) -> None:
         """A connection that proves it is another node's relay (the cluster's secret) counts
         as its client's address (password guessing, rooms per address), and its node is not
         held to the per-address connection cap (it carries many clients)."""
@@ -478,7 +478,7 @@ class ClusterNode:
         if request.headers.get(HUB_HEADER) is not None:
             self.publisher.hub_conns.add(client.conn)
 
-    async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
+    async def forward(self, client: Connection, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
         """If another live node runs the room, relay the client there (or answer why not);
         False when no node does (the lobby answers ``no_such_room``)."""
         url = await self.where(msg.room_id)
@@ -508,7 +508,11 @@ class ClusterNode:
         return await self._relay(client, msg, url)
 
     async def _relay(
-        self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin, url: str, quiet: bool = False
+        self,
+        client: Connection,
+        msg: ts.Join | ts.Spectate | ts.Rejoin,
+        url: str,
+        quiet: bool = False,
     ) -> bool:
         relay = Relay(
             self.server,
@@ -539,7 +543,9 @@ class ClusterNode:
         return True
 
     # Spectator hubs (server/cluster/hub.py) ------------------------------------------------
-    async def _spectate_through_hub(self, client: Client, msg: ts.Spectate, url: str) -> str | None:
+    async def _spectate_through_hub(
+        self, client: Connection, msg: ts.Spectate, url: str
+    ) -> str | None:
         """Serve the spectator from this node's hub for the room (opened on first use); None
         when done, else the owner's refusal code."""
         async with self._hub_lock:  # two spectators arriving together: one hub
@@ -575,11 +581,11 @@ class ClusterNode:
         hub.add(client, msg)
         return None
 
-    async def chat_relay(self, client: Client, hub: Hub) -> bool:
+    async def chat_relay(self, client: Connection, hub: Hub) -> bool:
         """A hub's spectator says something: its own quiet relay carries it, under its name."""
         return await self._relay(client, ts.Spectate(room_id=hub.room_id), hub.url, quiet=True)
 
-    def hub_left(self, client: Client) -> None:
+    def hub_left(self, client: Connection) -> None:
         """A hub's spectator disconnected from this node."""
         hub = client.hub
         if hub is not None:

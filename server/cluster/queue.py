@@ -36,7 +36,7 @@ from shared.protocol import to_server as ts
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
-    from server.net.gateway import Client
+    from server.net.gateway import Connection
 
 log = logging.getLogger("carom.cluster.queue")
 
@@ -269,7 +269,7 @@ class ClusterQueue:
             except Exception:
                 log.exception("quick match: could not handle %s", message.get("data"))
 
-    def _mine(self, ticket: Ticket) -> Client | None:
+    def _mine(self, ticket: Ticket) -> Connection | None:
         """The client of one of our tickets, if it still waits for this very pairing."""
         holder, _, conn = str(ticket.key).rpartition("/")
         if holder != self.me or int(conn) not in self.local:
@@ -286,7 +286,7 @@ class ClusterQueue:
             return None
         return client
 
-    async def _requeue(self, ticket: Ticket, client: Client | None = None) -> None:
+    async def _requeue(self, ticket: Ticket, client: Connection | None = None) -> None:
         """Back in the queue, its waiting time kept (the other player left meanwhile)."""
         if client is not None:
             self.local[client.conn] = ticket
@@ -316,7 +316,7 @@ class ClusterQueue:
             await self.r.publish(_channel(b_holder), body)
 
     async def _requeue_ready(
-        self, pairing: Pairing, a: Client | None, b: Client | None, b_holder: str
+        self, pairing: Pairing, a: Connection | None, b: Connection | None, b_holder: str
     ) -> None:
         """Whoever can still play goes back in the queue (another node's player: its node
         checks when it is paired again)."""

@@ -36,7 +36,7 @@ from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
 
 if TYPE_CHECKING:
-    from server.net.gateway import Client, GameServer
+    from server.net.gateway import Connection, GameServer
 
 log = logging.getLogger("carom.cluster.relay")
 
@@ -63,7 +63,7 @@ class Relay(OwnerLink):
     def __init__(
         self,
         server: GameServer,
-        client: Client,
+        client: Connection,
         url: str,
         headers: dict[str, str],
         quiet: bool = False,

@@ -75,7 +75,7 @@ _LOBBY_ROUTES: dict[type[ClientMessage], Route] = {
 
 
 @dataclass(slots=True)
-class Caller:
+class ConnRecord:
     """One connection as the lobby sees it."""
 
     conn: ConnId
@@ -135,7 +135,7 @@ class TcpClosed(Request[None]):
 
 
 @dataclass(frozen=True, slots=True)
-class Opened(Request[Caller | Refused]):
+class Opened(Request[ConnRecord | Refused]):
     addr: str
 
 
@@ -253,7 +253,7 @@ class Lobby:
 
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
-        self.callers: dict[ConnId, Caller] = {}
+        self.records: dict[ConnId, ConnRecord] = {}
         self.draining = False
         # Open TCP connections per peer address, handshakes in progress included.
         self.per_address: Counter[str] = Counter()
@@ -298,37 +298,37 @@ class Lobby:
         if self.per_address[addr] <= 0:
             del self.per_address[addr]
 
-    def _open(self, req: Opened, now: float) -> Caller | Refused:
+    def _open(self, req: Opened, now: float) -> ConnRecord | Refused:
         """A websocket handshake completed: a new caller with a full budget, or a refusal."""
         addr = req.addr
         if self.draining:
             return Refused(CLOSE_GOING_AWAY, "server shutting down")
-        if len(self.callers) >= self.config.max_connections:
+        if len(self.records) >= self.config.max_connections:
             return Refused(CLOSE_TRY_LATER, "server full")
         self._next_conn += 1
-        caller = Caller(self._next_conn, addr, tokens=self.config.burst, refill_at=now)
-        self.callers[caller.conn] = caller
+        caller = ConnRecord(self._next_conn, addr, tokens=self.config.burst, refill_at=now)
+        self.records[caller.conn] = caller
         return caller
 
     def _closed(self, req: Closed, _now: float) -> None:
         conn = req.conn
-        self.callers.pop(conn, None)
+        self.records.pop(conn, None)
 
     def _hello_late(self, req: HelloLate, _now: float) -> Out:
         """The hello deadline passed: a connection that never said hello gives its slot back."""
         conn = req.conn
-        caller = self.callers.get(conn)
+        caller = self.records.get(conn)
         out = Out()
         if caller is not None and caller.player_id is None:
             self._close(out, caller, CLOSE_POLICY, "no hello in time")
         return out
 
-    def _close(self, out: Out, caller: Caller, code: int, reason: str) -> None:
+    def _close(self, out: Out, caller: ConnRecord, code: int, reason: str) -> None:
         if not caller.closed:
             caller.closed = True
             out.closes.append((caller.conn, code, reason))
 
-    def _strike(self, out: Out, caller: Caller) -> None:
+    def _strike(self, out: Out, caller: ConnRecord) -> None:
         caller.strikes += 1
         if caller.strikes >= self.config.max_strikes:
             self._close(out, caller, CLOSE_POLICY, "too many bad messages")
@@ -338,7 +338,7 @@ class Lobby:
         """A frame arrived: None if it is within the budget (one token spent), else the
         refusal (a strike; too many strikes close the connection)."""
         conn = req.conn
-        caller = self.callers[conn]
+        caller = self.records[conn]
         cfg = self.config
         caller.tokens = min(cfg.burst, caller.tokens + (now - caller.refill_at) * cfg.rate)
         caller.refill_at = now
@@ -356,13 +356,13 @@ class Lobby:
         """A frame the codec refused: the error goes back, and it counts as a strike."""
         conn, refusal = req.conn, req.refusal
         out = Out().reply(conn, refusal)
-        self._strike(out, self.callers[conn])
+        self._strike(out, self.records[conn])
         return out
 
     def _route(self, req: Routed, _now: float) -> Route | Out:
         """Where ``msg`` goes, or the refusal (nothing but ping and hello before hello)."""
         conn, msg = req.conn, req.msg
-        caller = self.callers[conn]
+        caller = self.records[conn]
         route = _LOBBY_ROUTES.get(type(msg))
         if route in (Route.PING, Route.HELLO):
             assert route is not None
@@ -378,7 +378,7 @@ class Lobby:
         """Why this hello cannot be answered with an identity (a second hello, another
         protocol version), or None."""
         conn, msg = req.conn, req.msg
-        if self.callers[conn].player_id is not None:
+        if self.records[conn].player_id is not None:
             return error(ErrorCode.ALREADY_GREETED, "You already said hello.", msg.id)
         if msg.v != PROTOCOL_VERSION:
             return error(
@@ -391,7 +391,7 @@ class Lobby:
     def _greeted(self, req: Greeted, _now: float) -> None:
         """Hello succeeded (the gateway found or made the identity)."""
         conn, player_id, name = req.conn, req.player_id, req.name
-        caller = self.callers.get(conn)
+        caller = self.records.get(conn)
         if caller is not None:
             caller.player_id, caller.name = player_id, name
 
@@ -401,7 +401,7 @@ class Lobby:
         and again after the (slow) password hashing: others may have created rooms since."""
         conn = req.conn
         cfg = self.config
-        caller = self.callers[conn]
+        caller = self.records[conn]
         if self.draining:
             return "The server is shutting down."
         if len(self.rooms) >= cfg.max_rooms:
@@ -423,7 +423,7 @@ class Lobby:
         """A room is open on this server: created by ``conn`` now, or restored/taken over
         (``conn`` None: its creator's identity still counts, no address does)."""
         room_id, creator, conn = req.room_id, req.creator, req.conn
-        caller = self.callers.get(conn) if conn is not None else None
+        caller = self.records.get(conn) if conn is not None else None
         address = caller.addr if caller is not None else None
         self.rooms[room_id] = _RoomEntry(creator, address)
         if creator is not None:
@@ -446,7 +446,7 @@ class Lobby:
                 counter[key] -= 1
                 if counter[key] <= 0:
                     del counter[key]
-        for caller in self.callers.values():
+        for caller in self.records.values():
             caller.created.discard(room_id)
 
     # Private rooms' passwords --------------------------------------------------------------------
@@ -454,7 +454,7 @@ class Lobby:
         """None if this caller may try a password for ``room_id`` now; else the refusal (which
         counts as a wrong password: a guesser who ignores the wait is closed all the same)."""
         conn, room_id, re = req.conn, req.room_id, req.re
-        caller = self.callers[conn]
+        caller = self.records[conn]
         assert caller.player_id is not None
         wait = self.guard.wait(guard.keys(room_id, caller.player_id, caller.addr), now)
         if wait <= 0:
@@ -465,7 +465,7 @@ class Lobby:
         """The refusal for a caller that must wait ``wait_s`` before its next password (this
         server's backoff, or a cluster's count over every node); it counts as a wrong one."""
         conn, wait_s, re = req.conn, req.wait_s, req.re
-        caller = self.callers[conn]
+        caller = self.records[conn]
         out = Out().reply(
             conn,
             error(
@@ -482,7 +482,7 @@ class Lobby:
         against every tally (server/core/guard.py) and this connection. No password at all is a
         question, not a guess."""
         conn, room_id, ok, msg = req.conn, req.room_id, req.ok, req.msg
-        caller = self.callers[conn]
+        caller = self.records[conn]
         assert caller.player_id is not None
         tallies = guard.keys(room_id, caller.player_id, caller.addr)
         out = Out()
@@ -497,7 +497,7 @@ class Lobby:
             self._wrong_password(out, caller)
         return out
 
-    def _wrong_password(self, out: Out, caller: Caller) -> None:
+    def _wrong_password(self, out: Out, caller: ConnRecord) -> None:
         caller.wrong_passwords += 1
         if caller.wrong_passwords >= self.config.max_wrong_passwords:
             self._close(out, caller, CLOSE_POLICY, "too many wrong passwords")
@@ -507,7 +507,7 @@ class Lobby:
         """None if this caller may have a replay built now (it is marked busy until
         :meth:`replay_sent`); else the refusal: one replay at a time per connection."""
         conn, re = req.conn, req.re
-        caller = self.callers[conn]
+        caller = self.records[conn]
         if not caller.replay_busy:
             caller.replay_busy = True
             return None
@@ -523,7 +523,7 @@ class Lobby:
     def _replay_sent(self, req: ReplaySent, _now: float) -> None:
         """The replay (``nbytes`` long) is on its way, or failed (0): bytes cost budget too."""
         conn, nbytes = req.conn, req.nbytes
-        caller = self.callers.get(conn)
+        caller = self.records.get(conn)
         if caller is not None:
             caller.replay_busy = False
             caller.tokens -= nbytes // REPLAY_BYTES_PER_MESSAGE

@@ -42,7 +42,7 @@ from shared.protocol.enums import Discipline
 from shared.ratings import DEFAULT_RATING
 
 if TYPE_CHECKING:
-    from server.net.gateway import Client, GameServer
+    from server.net.gateway import Connection, GameServer
 
 log = logging.getLogger("carom.accounts")
 
@@ -94,7 +94,7 @@ class StandingDesk:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def gone(self, client: Client) -> None:
+    def gone(self, client: Connection) -> None:
         """The connection ended: it leaves the queue, its attempt counter goes."""
         self.matchmaker.remove(client.conn)
         self.by_conn.clear(str(client.conn))
@@ -114,7 +114,7 @@ class StandingDesk:
         return name
 
     # Messages ------------------------------------------------------------------------------
-    async def handle(self, client: Client, msg: DeskMessage) -> None:
+    async def handle(self, client: Connection, msg: DeskMessage) -> None:
         if isinstance(msg, ts.Register | ts.Login):
             await self._account(client, msg)
         elif isinstance(msg, ts.Queue):
@@ -142,7 +142,7 @@ class StandingDesk:
         shared with room passwords); raises Busy when its queue is full."""
         return await self.server.hashing.run(fn, *args)
 
-    async def _account(self, client: Client, msg: ts.Register | ts.Login) -> None:
+    async def _account(self, client: Connection, msg: ts.Register | ts.Login) -> None:
         server, store = self.server, self.server.store
         assert store is not None and client.player_id is not None
         now = self.clock()
@@ -203,7 +203,7 @@ class StandingDesk:
         )
 
     async def _register(
-        self, client: Client, msg: ts.Register, key: str, now: int
+        self, client: Connection, msg: ts.Register, key: str, now: int
     ) -> tuple[str, str, bool] | None:
         server, store = self.server, self.server.store
         assert store is not None and client.player_id is not None
@@ -244,7 +244,7 @@ class StandingDesk:
         return client.player_id, msg.name, bool(msg.bot)
 
     async def _login(
-        self, client: Client, msg: ts.Login, key: str, now: int
+        self, client: Connection, msg: ts.Login, key: str, now: int
     ) -> tuple[str, str, bool] | None:
         server, store = self.server, self.server.store
         assert store is not None
@@ -260,7 +260,7 @@ class StandingDesk:
         self.counts["login"] += 1
         return account.player_id, account.name, account.bot
 
-    async def _queue(self, client: Client, msg: ts.Queue) -> None:
+    async def _queue(self, client: Connection, msg: ts.Queue) -> None:
         server, store = self.server, self.server.store
         assert store is not None and client.player_id is not None
         if client.room is not None:
@@ -321,7 +321,7 @@ class StandingDesk:
             ),
         )
 
-    async def _profile(self, client: Client, msg: ts.GetProfile) -> None:
+    async def _profile(self, client: Connection, msg: ts.GetProfile) -> None:
         server, store = self.server, self.server.store
         assert store is not None
         now = self.clock()
@@ -411,7 +411,11 @@ class StandingDesk:
         return 1
 
     async def open_room(
-        self, a: Client, b: Client | None, ticket: Ticket, more: list[Client] | None = None
+        self,
+        a: Connection,
+        b: Connection | None,
+        ticket: Ticket,
+        more: list[Connection] | None = None,
     ) -> str | None:
         """A room exactly as if ``a`` had created it and both had joined by hand; its id, or
         None when it could not be saved. (``b`` None: on a cluster, the other player is on

@@ -37,8 +37,8 @@ from server.core.lobby import (
     CLOSE_TRY_LATER,
     DESK,
     BadFrame,
-    Caller,
     Closed,
+    ConnRecord,
     Drain,
     Frame,
     Greeted,
@@ -102,12 +102,13 @@ log = logging.getLogger("carom.server")
 
 
 @dataclass(eq=False, slots=True)
-class Client:
-    """One connection's I/O side; ``caller`` is the lobby core's record of it."""
+class Connection:
+    """One connection: its websocket (``ws``), its outbound queue, and ``record``, the lobby
+    core's record of it (the cores know it by its ``ConnId``; a room by its ``Member``)."""
 
     ws: ServerConnection
     queue: asyncio.Queue[bytes | None]
-    caller: Caller
+    record: ConnRecord
     room: RoomActor | None = None
     closing: bool = False
     queued: int = 0  # bytes waiting in ``queue``
@@ -120,31 +121,31 @@ class Client:
 
     @property
     def conn(self) -> ConnId:
-        return self.caller.conn
+        return self.record.conn
 
     @property
     def player_id(self) -> str | None:
-        return self.caller.player_id
+        return self.record.player_id
 
     @player_id.setter
     def player_id(self, value: str | None) -> None:
-        self.caller.player_id = value
+        self.record.player_id = value
 
     @property
     def name(self) -> str:
-        return self.caller.name
+        return self.record.name
 
     @name.setter
     def name(self, value: str) -> None:
-        self.caller.name = value
+        self.record.name = value
 
     @property
     def addr(self) -> str:
-        return self.caller.addr
+        return self.record.addr
 
     @addr.setter
     def addr(self, value: str) -> None:  # a relayed client's own address (cluster/node.py)
-        self.caller.addr = value
+        self.record.addr = value
 
     def member(self) -> Member:
         assert self.player_id is not None
@@ -155,7 +156,7 @@ class GameServer:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.metrics = Metrics()
-        self.clients: dict[ConnId, Client] = {}
+        self.clients: dict[ConnId, Connection] = {}
         self.rooms: dict[str, RoomActor] = {}
         self.store: GameStore | None = None
         self.physics: PhysicsPool | None = None
@@ -442,7 +443,7 @@ class GameServer:
             if client is not None:
                 self.send_frame(client, data, droppable)
 
-    def send_frame(self, client: Client, data: bytes, droppable: bool = False) -> None:
+    def send_frame(self, client: Connection, data: bytes, droppable: bool = False) -> None:
         if client.closing:
             return
         if droppable and (
@@ -467,7 +468,7 @@ class GameServer:
         self.metrics.messages_out += 1
         self.metrics.bytes_out += len(data)
 
-    def reply(self, client: Client, msg: ServerMessage) -> None:
+    def reply(self, client: Connection, msg: ServerMessage) -> None:
         if isinstance(msg, tc.Error):
             self.metrics.errors[msg.code] += 1
         self.send_frame(client, encode(msg))
@@ -483,8 +484,8 @@ class GameServer:
             if client is not None:
                 self.close_client(client, code, reason)
 
-    def close_client(self, client: Client, code: int, reason: str) -> None:
-        client.caller.closed = True
+    def close_client(self, client: Connection, code: int, reason: str) -> None:
+        client.record.closed = True
         if client.closing:
             return
         client.closing = True
@@ -495,7 +496,7 @@ class GameServer:
         self._background.add(task)  # asyncio keeps only weak references to tasks
         task.add_done_callback(self._background.discard)
 
-    async def _writer(self, client: Client) -> None:
+    async def _writer(self, client: Connection) -> None:
         queue = client.queue
         while True:
             data = await queue.get()
@@ -529,7 +530,7 @@ class GameServer:
             self.metrics.closes[caller.code] += 1
             await ws.close(caller.code, caller.reason)
             return
-        client = Client(ws, asyncio.Queue(cfg.outbound_queue), caller)
+        client = Connection(ws, asyncio.Queue(cfg.outbound_queue), caller)
         if not await self.locator.connection_opened(ws, client):  # a cap over every node
             self.lobby.step(Closed(client.conn), time.monotonic())
             self.metrics.refused_per_address += 1
@@ -569,7 +570,7 @@ class GameServer:
                 with contextlib.suppress(asyncio.CancelledError):
                     await writer
 
-    async def _frame(self, client: Client, data: str | bytes) -> None:
+    async def _frame(self, client: Connection, data: str | bytes) -> None:
         self.metrics.messages_in += 1
         refused = self.lobby.step(Frame(client.conn), time.monotonic())
         if refused is not None:
@@ -604,7 +605,7 @@ class GameServer:
                 client, error(ErrorCode.INTERNAL_ERROR, "Server error; nothing changed.", msg.id)
             )
 
-    async def _message(self, client: Client, msg: ClientMessage) -> None:
+    async def _message(self, client: Connection, msg: ClientMessage) -> None:
         re = msg.id
         route = self.lobby.step(Routed(client.conn, msg), time.monotonic())
         if isinstance(route, Out):
@@ -654,7 +655,7 @@ class GameServer:
             assert isinstance(msg, TournamentRequest)
             await self.tournaments.handle(client, msg)
 
-    async def _hello(self, client: Client, msg: ts.Hello) -> None:
+    async def _hello(self, client: Connection, msg: ts.Hello) -> None:
         assert self.store is not None
         refusal = self.lobby.step(HelloAsked(client.conn, msg), time.monotonic())
         if refusal is not None:
@@ -694,7 +695,7 @@ class GameServer:
             ),
         )
 
-    async def _create(self, client: Client, msg: ts.CreateRoom) -> None:
+    async def _create(self, client: Connection, msg: ts.CreateRoom) -> None:
         if self.draining:
             self.reply(
                 client, error(ErrorCode.SHUTTING_DOWN, "The server is shutting down.", msg.id)
@@ -767,7 +768,7 @@ class GameServer:
         await self.store.run(self.store.save_room, room_record(room), now_ms())
         return self.run_room(room, conn)
 
-    async def _enter(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
+    async def _enter(self, client: Connection, msg: ts.Join | ts.Spectate | ts.Rejoin) -> None:
         actor = self.rooms.get(msg.room_id)
         if actor is None:
             if await self.locator.forward(client, msg):
@@ -804,7 +805,7 @@ class GameServer:
             actor.post(Enter(client.member(), msg))
 
     async def _password_ok(
-        self, client: Client, room_id: str, stored: str, msg: ts.Join | ts.Spectate
+        self, client: Connection, room_id: str, stored: str, msg: ts.Join | ts.Spectate
     ) -> bool:
         """Check a private room's password: the core's backoff against guessing
         (server/core/guard.py), the hashing in its bounded pool. Answers a refusal itself."""
@@ -817,7 +818,7 @@ class GameServer:
         tallies = {"identity": client.player_id or "", "address": client.addr}
         for kind, attempts in self.password_failures.items():
             wait_ms = await attempts.wait_ms(tallies[kind], now_ms())
-            if client.conn not in self.lobby.callers:  # gone while Redis answered
+            if client.conn not in self.lobby.records:  # gone while Redis answered
                 return False
             if wait_ms > 0:
                 self._apply(
@@ -833,7 +834,7 @@ class GameServer:
         except Busy:
             self.reply(client, _hashing_busy(msg.id))
             return False
-        if client.conn not in self.lobby.callers:  # gone while the password was checked
+        if client.conn not in self.lobby.records:  # gone while the password was checked
             return False
         self._apply(
             self.lobby.step(PasswordChecked(client.conn, room_id, ok, msg), time.monotonic())
@@ -843,7 +844,7 @@ class GameServer:
                 await attempts.count(tallies[kind], now_ms())
         return ok
 
-    async def _replay(self, client: Client, msg: ts.GetReplay) -> None:
+    async def _replay(self, client: Connection, msg: ts.GetReplay) -> None:
         assert self.store is not None
         busy = self.lobby.step(ReplayAsked(client.conn, msg.id), time.monotonic())
         if busy is not None:

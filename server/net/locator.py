@@ -20,7 +20,7 @@ from shared.protocol.views import RoomSummary
 if TYPE_CHECKING:
     from websockets.asyncio.server import ServerConnection
 
-    from server.net.gateway import Client, GameServer
+    from server.net.gateway import Connection, GameServer
 
 log = logging.getLogger("carom.server")
 
@@ -37,10 +37,10 @@ class Locator(Protocol):
     async def stop(self) -> None:
         """After every room was saved: let others take them."""
 
-    async def connection_opened(self, ws: ServerConnection, client: Client) -> bool:
+    async def connection_opened(self, ws: ServerConnection, client: Connection) -> bool:
         """A new connection; False: refuse it (a cap counted over every node)."""
 
-    def connection_closed(self, client: Client) -> None: ...
+    def connection_closed(self, client: Connection) -> None: ...
 
     def closed(self, room_id: str) -> None:
         """A room's closing is written."""
@@ -51,13 +51,13 @@ class Locator(Protocol):
 
     async def rooms(self, limit: int = 500) -> list[RoomSummary]: ...
 
-    async def claim(self, room_id: str, client: Client) -> str | None:
+    async def claim(self, room_id: str, client: Connection) -> str | None:
         """Before a room ``client`` creates is saved: a refusal sentence, or None."""
 
     async def claim_quick(self, room_id: str, creator: str | None) -> None:
         """Before a room the server opens for players (quick match, tournaments) is saved."""
 
-    async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
+    async def forward(self, client: Connection, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
         """A room this process does not run: True when it was handed on (or answered)."""
 
     def metrics(self) -> str: ...
@@ -88,10 +88,10 @@ class LocalRooms:
     async def stop(self) -> None:
         return None
 
-    async def connection_opened(self, ws: ServerConnection, client: Client) -> bool:
+    async def connection_opened(self, ws: ServerConnection, client: Connection) -> bool:
         return True  # the per-address cap was checked when the TCP connection opened
 
-    def connection_closed(self, client: Client) -> None:
+    def connection_closed(self, client: Connection) -> None:
         return None
 
     def closed(self, room_id: str) -> None:
@@ -103,13 +103,13 @@ class LocalRooms:
     async def rooms(self, limit: int = 500) -> list[RoomSummary]:
         return [a.room.summary() for a in itertools.islice(self.server.rooms.values(), limit)]
 
-    async def claim(self, room_id: str, client: Client) -> str | None:
+    async def claim(self, room_id: str, client: Connection) -> str | None:
         return None
 
     async def claim_quick(self, room_id: str, creator: str | None) -> None:
         return None
 
-    async def forward(self, client: Client, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
+    async def forward(self, client: Connection, msg: ts.Join | ts.Spectate | ts.Rejoin) -> bool:
         return False
 
     def metrics(self) -> str:

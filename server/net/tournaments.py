@@ -57,7 +57,7 @@ from shared.protocol.enums import Discipline, EndReason
 if TYPE_CHECKING:
     from websockets.http11 import Request, Response
 
-    from server.net.gateway import Client, GameServer
+    from server.net.gateway import Connection, GameServer
 
 log = logging.getLogger("carom.tournaments")
 
@@ -123,7 +123,7 @@ class TournamentDesk:
                 with contextlib.suppress(sqlite3.Error, OSError):
                     store.tournaments.release(tid, self.runner)
 
-    def gone(self, client: Client) -> None:
+    def gone(self, client: Connection) -> None:
         for conns in self.watchers.values():
             conns.discard(client.conn)
 
@@ -270,7 +270,7 @@ class TournamentDesk:
                         t.seated(m.key, holder.player_id)
 
     def _seat_players(self, t: Tournament) -> None:
-        by_player: dict[str, Client] = {}
+        by_player: dict[str, Connection] = {}
         for client in self.server.clients.values():
             if client.player_id is not None and not client.closing:
                 mine = by_player.get(client.player_id)
@@ -305,7 +305,7 @@ class TournamentDesk:
                 )
                 self.counts["seated"] += 1
 
-    def _tell_table(self, t: Tournament, m: TMatch, client: Client) -> None:
+    def _tell_table(self, t: Tournament, m: TMatch, client: Connection) -> None:
         key = (t.tournament_id, m.round, m.index, client.conn)
         if key in self.told or m.room_id is None:
             return
@@ -323,7 +323,7 @@ class TournamentDesk:
             ),
         )
 
-    def _client(self, conn: ConnId) -> Client | None:
+    def _client(self, conn: ConnId) -> Connection | None:
         return self.server.clients.get(conn)
 
     # What the rooms report --------------------------------------------------------------------
@@ -377,13 +377,13 @@ class TournamentDesk:
         self.counts["results"] += 1
 
     # Requests ---------------------------------------------------------------------------------
-    async def handle(self, client: Client, msg: TournamentRequest) -> None:
+    async def handle(self, client: Connection, msg: TournamentRequest) -> None:
         try:
             await self._handle(client, msg)
         except TournamentError as exc:
             self.server.reply(client, error(ErrorCode(exc.code), exc.message, msg.id))
 
-    async def _handle(self, client: Client, msg: TournamentRequest) -> None:
+    async def _handle(self, client: Connection, msg: TournamentRequest) -> None:
         store = self.server.store
         assert store is not None and client.player_id is not None
         book = store.tournaments
@@ -460,7 +460,7 @@ class TournamentDesk:
             raise TournamentError(ErrorCode.NO_SUCH_TOURNAMENT.value, "No such tournament.")
         return t
 
-    async def _create(self, client: Client, msg: tw.TournamentCreate, now: int) -> None:
+    async def _create(self, client: Connection, msg: tw.TournamentCreate, now: int) -> None:
         store = self.server.store
         assert store is not None and client.player_id is not None
         if store.standings.account(client.player_id) is None or not (
@@ -498,7 +498,7 @@ class TournamentDesk:
         self.wake.set()
         self.server.reply(client, tw.TournamentCreated(tournament_id=t.tournament_id, re=msg.id))
 
-    async def _cancel(self, client: Client, msg: tw.TournamentCancel, now: int) -> None:
+    async def _cancel(self, client: Connection, msg: tw.TournamentCancel, now: int) -> None:
         store = self.server.store
         assert store is not None
         t = self._current(msg.tournament_id)

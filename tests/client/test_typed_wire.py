@@ -85,7 +85,7 @@ def test_budgets_follow_the_code_down() -> None:
 
 
 def test_the_bot_reads_only_typed_views() -> None:
-    """The bot's problem, the stroke's cue parameters and the wire codec's callers read no
+    """The bot's problem, the stroke's cue parameters and the wire codec's records read no
     wire map: they hold ``MatchView``, ``RoomView`` and ``CueParams``."""
     assert get_calls(CLIENT / "bot" / "problem.py") == 0
     assert get_calls(CLIENT / "app" / "aim.py") == 0

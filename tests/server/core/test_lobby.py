@@ -15,8 +15,8 @@ from server.core.lobby import (
     CLOSE_POLICY,
     CLOSE_TRY_LATER,
     BadFrame,
-    Caller,
     Closed,
+    ConnRecord,
     Drain,
     Frame,
     Greeted,
@@ -47,13 +47,13 @@ def _lobby(**limits: object) -> Lobby:
     return Lobby(ServerConfig(**limits))  # type: ignore[arg-type]
 
 
-def _caller(lobby: Lobby, addr: str = "10.0.0.1", now: float = 0.0) -> Caller:
+def _caller(lobby: Lobby, addr: str = "10.0.0.1", now: float = 0.0) -> ConnRecord:
     caller = lobby.step(Opened(addr), now)
-    assert isinstance(caller, Caller)
+    assert isinstance(caller, ConnRecord)
     return caller
 
 
-def _greeted(lobby: Lobby, player: str, addr: str = "10.0.0.1") -> Caller:
+def _greeted(lobby: Lobby, player: str, addr: str = "10.0.0.1") -> ConnRecord:
     caller = _caller(lobby, addr)
     lobby.step(Greeted(caller.conn, player, player), 0.0)
     return caller
