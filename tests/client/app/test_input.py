@@ -23,6 +23,11 @@ from shared.table import MATCH
 DRIVER = Path(__file__).with_name("drive_input.py")
 
 
+# Every test here reads one module-wide run (the fixture below): kept on one xdist worker so
+# that run happens once, not once per worker.
+pytestmark = pytest.mark.xdist_group("desktop_input")
+
+
 @pytest.fixture(scope="module")
 def driven() -> dict[str, Any]:
     proc = subprocess.run(

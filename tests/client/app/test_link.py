@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.slow
+# Every test here reads one module-wide run (the fixture below): kept on one xdist worker so
+# that run happens once, not once per worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("desktop_link")]
 
 
 @pytest.fixture(scope="module")

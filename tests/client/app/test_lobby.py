@@ -19,6 +19,11 @@ from client.app.words import JARGON
 DRIVER = Path(__file__).with_name("drive_lobby.py")
 
 
+# Every test here reads one module-wide run (the fixture below): kept on one xdist worker so
+# that run happens once, not once per worker.
+pytestmark = pytest.mark.xdist_group("desktop_lobby")
+
+
 @pytest.fixture(scope="module")
 def driven(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     from server.process import ServerProcess

@@ -27,6 +27,11 @@ from shared.table import MATCH
 W, H = 1280, 800
 
 
+# Every test here reads one module-wide run (the fixture below): kept on one xdist worker so
+# that run happens once, not once per worker.
+pytestmark = pytest.mark.xdist_group("desktop_study_screens")
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("study")
