@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from server.core.room import Member
@@ -57,13 +58,21 @@ async def test_no_token_or_password_reaches_the_log_when_requests_fail(
     fresh = [await Wire.open(server.url) for _ in range(12)]
     anns = [await Wire.open(server.url, "ann", token=ann.welcome.token) for _ in range(12)]
     bobs = [await Wire.open(server.url, f"bob{i}") for i in range(12)]
+    # A reader's open snapshot keeps the server's checkpoints from restarting its WAL, so from
+    # now on every commit needs new space: none can succeed in space a checkpoint freed (a join
+    # that got through would leave the next one a full room to refuse instead).
+    reader = sqlite3.connect(small_disk / "carom.db", isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM rooms").fetchone()
     fill_disk(small_disk / "filler")
-
-    refusals = [
-        await _until_refused(fresh, ts.Hello(v=1, name="ann", token=ann.welcome.token)),
-        await _until_refused(anns, ts.Rejoin(room_id=rid, seat_token=seat_token)),
-        await _until_refused(bobs, ts.Join(room_id=rid, password=secret)),
-    ]
+    try:
+        refusals = [
+            await _until_refused(fresh, ts.Hello(v=1, name="ann", token=ann.welcome.token)),
+            await _until_refused(anns, ts.Rejoin(room_id=rid, seat_token=seat_token)),
+            await _until_refused(bobs, ts.Join(room_id=rid, password=secret)),
+        ]
+    finally:
+        reader.close()
     assert {r.code for r in refusals} == {"unavailable"}
     server.stop()
     log = "\n".join(server.log)
