@@ -28,7 +28,7 @@ cluster: setup
 # The suite's tests mostly wait on sockets, processes and table time, so several workers
 # overlap those waits even on two cores (docs/benchmarks.md has the before and after).
 # CAROM_RULE_COVERAGE=1: every rule marked tested in docs/rules.md must fire during the run.
-TEST_WORKERS ?= 6
+TEST_WORKERS ?= 10
 
 test: setup
 	CAROM_RULE_COVERAGE=1 $(PY) -m pytest -n $(TEST_WORKERS)
