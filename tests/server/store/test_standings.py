@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from server.store.api import open_store
 from server.store.sqlite import Store
 
 DAY_MS = 86_400_000
@@ -174,11 +175,12 @@ TEAM_SHEET = {
 
 
 @pytest.mark.parametrize("form", ["doubles", "scotch"])
-def test_a_team_result_goes_into_each_players_team_standing(tmp_path: Path, form: str) -> None:
+def test_a_team_result_goes_into_each_players_team_standing(store_db: str, form: str) -> None:
     """R-TEAM-1: the four players each get a rating in the discipline's doubles (or Scotch)
-    standing, apart from their singles one; points and innings are their own (R-TEAM-5)."""
+    standing, apart from their singles one; points and innings are their own (R-TEAM-5). On
+    both stores: SQLite and PostgreSQL share the standings' queries."""
     names = {"pa": "Ann", "pb": "Bob", "pc": "Cid", "pd": "Dot"}
-    with Store(str(tmp_path / "c.db")) as store:
+    with open_store(store_db) as store:
         for pid, name in names.items():
             store.add_player(pid, "t" + pid, name, 0)
             store.standings.register(pid, name, name.lower(), "scrypt$x", False, 0)
