@@ -15,6 +15,17 @@ from typing import Any
 from shared.protocol.enums import EndReason
 
 FORMATS = ("knockout", "round_robin", "swiss")
+# What the desktop's text (``ids=False``) says for an event's state and a match's reason: words,
+# not the wire's values (the terminal keeps those).
+STATES = {"running": "under way", "finished": "finished", "cancelled": "cancelled"}
+REASONS = {
+    EndReason.NO_SHOW: "no-show",
+    EndReason.CONCEDE: "conceded",
+    EndReason.FORFEIT: "forfeit",
+    EndReason.INNINGS_LIMIT: "innings limit",
+    EndReason.EQUALIZED: "draw",
+    EndReason.ABANDONED: "abandoned",
+}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -151,9 +162,10 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
 
     o = t.options
     tid = f" ({t.tournament_id})" if ids else ""
+    state = t.state if ids else STATES.get(t.state, t.state)
     out = [
         f"{o.name}{tid}: {o.format.replace('_', ' ')}, {discipline(o.discipline)} to "
-        f"{o.distance}, organized by {t.organizer}: {t.state}"
+        f"{o.distance}, organized by {t.organizer}: {state}"
     ]
     out.append(
         "players: " + ", ".join(f"{p.seed}. {p.name}" if p.seed else p.name for p in t.players)
@@ -173,8 +185,17 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
             if m.score:
                 score = " " + "-".join(str(s.points) if s else "0" for s in m.score)
             if m.state == "done":
-                result = f"{name(m.winner)} wins" if m.winner else "no winner"
-                out.append(f"  {who[0]} v {who[1]}{score}: {result} ({m.reason})")
+                why = m.reason if ids else REASONS.get(m.reason, "") if m.reason else ""
+                if not ids and _drawn(m):  # a knockout gives a drawn match to the better seed
+                    why = ""
+                    result = (
+                        f"drawn, {name(m.winner)} goes through as the better seed"
+                        if m.winner
+                        else "drawn"
+                    )
+                else:
+                    result = f"{name(m.winner)} wins" if m.winner else "no winner"
+                out.append(f"  {who[0]} v {who[1]}{score}: {result}" + (f" ({why})" if why else ""))
             elif m.room_id:
                 where = f"at table {m.room_id}" if ids else "at their table"
                 out.append(f"  {who[0]} v {who[1]}: {where}")
@@ -190,3 +211,10 @@ def show_text(t: Any, discipline: Callable[[str], str] = str, ids: bool = True) 
     if t.winner:
         out.append(f"winner: {name(t.winner)}")
     return "\n".join(out)
+
+
+def _drawn(m: Any) -> bool:
+    """A match that ended level (equal innings, or the innings limit on equal points)."""
+    points = [x.points if x else 0 for x in m.score or ()]
+    drawn_reasons = (EndReason.EQUALIZED, EndReason.INNINGS_LIMIT)
+    return m.reason in drawn_reasons and len(points) == 2 and points[0] == points[1]
