@@ -116,6 +116,9 @@ class TournamentView(arcade.View):
         lines = st.lines() or ["Pick a tournament to see its players and rounds."]
         for n, line in enumerate(lines[: int((d.height - 20) // LINE)]):
             lb.draw(f"ln{n}", line, d.left + 14, d.top - 26 - n * LINE, 12, TEXT, bold=n == 0)
+        # Registering is for an event still open: greyed out once it is drawn (or over).
+        open_ = st.shown is None or st.shown.state == "registration"
+        self.buttons[2].enabled = self.buttons[3].enabled = open_
         for b in self.buttons:
             b.draw(lb)
         lb.flush()
