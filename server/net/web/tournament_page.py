@@ -99,6 +99,12 @@ def _match_line(m: tw.TournamentMatch, names: dict[str, str]) -> str:
     if m.state == "done":
         reason = REASONS.get(m.reason or "", m.reason or "")
         why = f" ({_e(reason)})" if reason else ""
+        points = [s.points if s else 0 for s in m.score or ()]
+        if m.reason in ("equalized", "innings_limit") and len(set(points)) == 1:
+            through = _e(names.get(m.winner, "")) if m.winner else ""
+            # a knockout gives a drawn match to the better seed
+            result = f"drawn, {through} goes through as the better seed" if through else "drawn"
+            return f"{who[0]} v {who[1]}{score}: {result}"
         if m.winner:
             return f"{who[0]} v {who[1]}{score}: {_e(names.get(m.winner, ''))} wins{why}"
         return f"{who[0]} v {who[1]}{score}: no winner{why}"
