@@ -4,6 +4,7 @@ player at once (``joined``) and the window goes to the table as for quick match.
 
 from __future__ import annotations
 
+import textwrap
 from typing import TYPE_CHECKING
 
 import arcade
@@ -18,6 +19,8 @@ if TYPE_CHECKING:
 
 ROW = 28  # px
 LINE = 22  # px
+CHAR = 8.5  # px: a wide character of 12 pt text, so a line of (width // CHAR) always fits
+BOLD = 9.5  # px: the same in bold
 
 
 class TournamentView(arcade.View):
@@ -109,13 +112,17 @@ class TournamentView(arcade.View):
                     "center", "center")  # fmt: skip
         for n, s in enumerate(st.events[: int((r.height - 20) // ROW)]):
             picked = s.tournament_id == st.watching
-            lb.draw(f"ev{n}", summary_line(s), r.left + 12, r.top - 24 - n * ROW, 12,
-                    ACCENT if picked else TEXT, bold=picked)  # fmt: skip
+            fits = int((r.width - 24) // (BOLD if picked else CHAR))
+            lb.draw(f"ev{n}", _fit(summary_line(s), s.options.name, fits), r.left + 12,
+                    r.top - 24 - n * ROW, 12, ACCENT if picked else TEXT, bold=picked)  # fmt: skip
         d = self.detail_rect
         draw_panel(d, PANEL)
-        lines = st.lines() or ["Pick a tournament to see its players and rounds."]
+        given = st.lines() or ["Pick a tournament to see its players and rounds."]
+        heading = _wrap(given[0], int((d.width - 28) // BOLD))  # drawn bold
+        lines = heading + [p for ln in given[1:] for p in _wrap(ln, int((d.width - 28) // CHAR))]
         for n, line in enumerate(lines[: int((d.height - 20) // LINE)]):
-            lb.draw(f"ln{n}", line, d.left + 14, d.top - 26 - n * LINE, 12, TEXT, bold=n == 0)
+            lb.draw(f"ln{n}", line, d.left + 14, d.top - 26 - n * LINE, 12, TEXT,
+                    bold=n < len(heading))  # fmt: skip
         # Registering is for an event still open: greyed out once it is drawn (or over).
         open_ = st.shown is None or st.shown.state == "registration"
         self.buttons[2].enabled = self.buttons[3].enabled = open_
@@ -137,3 +144,19 @@ class TournamentView(arcade.View):
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if symbol == arcade.key.ESCAPE:
             self.lobby()
+
+
+def _fit(line: str, name: str, chars: int) -> str:
+    """An event's list line in ``chars``: a long name is cut short, the rest kept."""
+    if len(line) <= chars or not line.startswith(name):
+        return line
+    rest = line[len(name) :]
+    return name[: max(1, chars - len(rest) - 1)] + "…" + rest
+
+
+def _wrap(line: str, chars: int) -> list[str]:
+    """A detail line broken to the panel's width, its continuations indented further."""
+    indent = " " * (len(line) - len(line.lstrip()) + 4)
+    return textwrap.wrap(
+        line, max(chars, 20), subsequent_indent=indent, break_on_hyphens=False
+    ) or [line]
