@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
 
     from client.session import ConnectionLost, ServerError
+    from shared.protocol.errors import BadField
 
     try:
         print(asyncio.run(_run(args)))
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ConnectionError, ConnectionLost) as exc:
         print(f"carom tournament: cannot reach {args.url}: {exc}", file=sys.stderr)
         return 1
-    except LoginNeeded as exc:
+    except (LoginNeeded, BadField) as exc:  # BadField: an option out of its range
         print(f"carom tournament: {exc}", file=sys.stderr)
         return 2
     return 0
