@@ -120,6 +120,8 @@ class EndReason(OpenEnum):
     NO_SHOW = "no_show"  # R-END-5: absent at the start
     ABANDONED = "abandoned"  # both players gone: no winner
     BYE = "bye"  # a tournament match without an opponent (docs/tournaments.md)
+    EMPTY = "empty"  # a tournament match with no player left to play it
+    CANCELLED = "cancelled"  # the tournament was cancelled before this match had a result
 
 
 class LagReason(OpenEnum):

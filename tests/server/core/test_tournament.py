@@ -276,3 +276,22 @@ def test_swiss_rounds_are_capped_at_the_field_less_one() -> None:
         play(t, now)
         now += 1
     assert len(t.rounds) == 3
+
+
+def test_every_word_of_the_core_is_a_known_wire_word() -> None:
+    """The event's core and the wire keep their own types with the same words (as the rules
+    and the protocol do): each core format, state, table state and result reason must be one
+    the wire knows, or a client would show it as a raw word."""
+    from server.core import tournament as core
+    from shared.protocol import tournament as tw
+    from shared.protocol.enums import EndReason
+
+    pairs = (
+        (core.Format, tw.TournamentFormat),
+        (core.Phase, tw.TournamentState),
+        (core.MatchState, tw.TableState),
+    )
+    for mine, wire in pairs:
+        assert all(wire(m.value).known for m in mine), (mine, wire)
+    reasons = {core.NO_SHOW, core.BYE, core.EMPTY, core.CANCELLED, *core.BOTH_LOST}
+    assert {r for r in reasons if not EndReason(r).known} == set()
