@@ -49,7 +49,7 @@ BUDGET = {
     "commentary.py": 1,
     "identity.py": 9,
     "session.py": 1,
-    "tournament_cli.py": 1,  # the event's player names by id (a name table)
+    "tournament_cli.py": 3,  # name tables: players by id, the words for states and reasons
     "watch.py": 2,
     "wire.py": 2,
 }
