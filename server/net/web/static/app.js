@@ -1939,6 +1939,7 @@
           }
         } catch (err) {
           setText(line, errorText(err));
+          playBtn.hidden = nextBtn.hidden = true; // nothing to play: no controls for it
           return;
         }
         S.names = S.room.players.map((p) => p.name);
