@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from tests.display import xvfb_run
+
 DRIVER = Path(__file__).with_name("drive_close.py")
 
 pytestmark = [
@@ -35,7 +37,7 @@ pytestmark = [
 def _close(how: str, tmp_path: Path) -> dict[str, Any]:
     out = tmp_path / f"{how}.json"
     proc = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, str(DRIVER), how, out],
+        [*xvfb_run(), sys.executable, str(DRIVER), how, out],
         capture_output=True,
         text=True,
         timeout=150,
@@ -44,7 +46,7 @@ def _close(how: str, tmp_path: Path) -> dict[str, Any]:
     assert out.exists(), proc.stderr[-2000:]
     report: dict[str, Any] = json.loads(out.read_text())
     # The match was under way: the local server, the bot and its thinking worker were running.
-    assert report["ready"], report
+    assert report["ready"], f"no match under way; carom play printed:\n{report.get('output')}"
     return report
 
 

@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from tests.display import xvfb_run
+
 DRIVER = Path(__file__).with_name("drive_xvfb.py")
 
 pytestmark = [
@@ -36,10 +38,7 @@ def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_upd
     out = tmp_path / "report.json"
     proc = subprocess.run(
         [
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 1280x800x24",
+            *xvfb_run("1280x800x24"),
             sys.executable,
             str(DRIVER),
             server_url,
@@ -101,10 +100,7 @@ def test_the_window_resizes_and_the_table_scales_to_fit() -> None:
 
     proc = subprocess.run(
         [
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 1600x900x24",
+            *xvfb_run("1600x900x24"),
             sys.executable,
             str(Path(__file__).with_name("drive_resize.py")),
         ],

@@ -1,0 +1,19 @@
+"""The command line that runs a program on a virtual display of its own (``xvfb-run``).
+
+``xvfb-run -a`` looks for a free display number from 99 upwards and only then starts Xvfb, so
+two started at the same moment (the suite's workers run in parallel) can pick the same number;
+the loser then talks to the other test's display. Each worker searches from a range of its own.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+_NEXT = itertools.count()
+
+
+def xvfb_run(screen: str = "1280x800x24") -> list[str]:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    base = 200 + 40 * (int(worker) if worker.isdigit() else 0) + 4 * (next(_NEXT) % 10)
+    return ["xvfb-run", "-a", "-n", str(base), "-s", f"-screen 0 {screen}"]
