@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from typing import Final, Literal, cast
 
 from client.bot.levels import level
-from client.bot.plan import Candidate, Judge, Search
+from client.bot.plan import Candidate, Judge, Search, StrokeKind
 from client.bot.problem import Balls, Problem
 from shared.physics.types import Stroke
 from shared.table import BALLS, BallName, TableSpec
@@ -49,6 +49,7 @@ class Safety:
     stroke: Stroke
     leave: float  # the opponent's chance from the position this stroke leaves
     attack: float  # the attack's own estimated chance, for comparison
+    kind: StrokeKind = "flat"  # a level cue, a jump or a massé (as the search found it)
 
 
 def opponent_of(cue: BallName) -> BallName:
@@ -94,7 +95,7 @@ def choose_safety(
         assert c.outcome.final is not None
         leave = opponent_chance(problem, c.outcome.final, seed + i)
         if best is None or leave < best.leave:
-            best = Safety(c.stroke, leave, attack)
+            best = Safety(c.stroke, leave, attack, c.kind)
     return best
 
 

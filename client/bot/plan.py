@@ -28,8 +28,9 @@ import random
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
+from client.bot import blocked as blocking
 from client.bot.levels import Level, level
 from client.bot.problem import Balls, LagProblem, Problem
 from shared import rules
@@ -38,6 +39,10 @@ from shared.protocol.views import CueParams
 from shared.table import BALLS, BallName, TableSpec, table_by_name
 
 MISS = 10.0  # near-miss value when the conditions were never met
+
+# How a stroke was found, for the explanation and the bench: a level cue (at a ball or off a
+# cushion), a jump over a ball in the way, or a massé curving round it.
+StrokeKind = Literal["flat", "jump", "masse"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +56,7 @@ class Plan:
     think_s: float = 0.0  # wall-clock seconds spent
     reason: str = ""  # the choice in one sentence for people ("plays safe: …")
     safety: bool = False  # a defensive stroke (client/bot/defence.py)
+    kind: StrokeKind = "flat"  # how the chosen stroke was found (a jump, a massé)
 
     def stroke(self) -> Stroke:
         """The physics engine's form of the cue parameters."""
@@ -59,8 +65,10 @@ class Plan:
     def describe(self) -> str:
         c = self.cue
         spot = f" from the {c.spot} spot" if c.spot else ""
+        raised = f", cue at {c.elevation:.0f}°" if c.elevation else ""
         return (
-            f"{c.direction:.2f}° at {c.speed:.2f} m/s, tip ({c.tip_x:+.2f}, {c.tip_y:+.2f}){spot}"
+            f"{c.direction:.2f}° at {c.speed:.2f} m/s, tip ({c.tip_x:+.2f}, {c.tip_y:+.2f})"
+            f"{raised}{spot}"
         )
 
 
@@ -249,6 +257,7 @@ class Candidate:
     stroke: Stroke
     outcome: Outcome
     value: float = 0.0  # robustness-weighted estimate
+    kind: StrokeKind = "flat"  # which sweep found it (kept by the refinement and centring)
 
 
 def _rank(c: Candidate) -> tuple[int, float]:
@@ -338,7 +347,39 @@ class Search:
         for stroke in jobs:
             if judge.sims >= stop or self.out_of_budget(judge) or scored >= MASSE_ENOUGH:
                 break
-            out.append(Candidate(stroke, judge.run(stroke)))
+            out.append(Candidate(stroke, judge.run(stroke), kind="masse"))
+            scored += out[-1].outcome.points > 0
+        return out
+
+    def blocked(self, judge: Judge) -> list[blocking.Blocked]:
+        """The object balls whose straight line is in part blocked by the other one (empty for
+        levels that never jump)."""
+        if not self.level.jump_sims:
+            return []
+        targets = [
+            n
+            for n in BALLS
+            if n != self.problem.cue and not (self.problem.break_shot and n != "red")
+        ]
+        step = self.level.sweep_step
+        return blocking.blocked_lines(
+            judge.balls, self.problem.cue, judge.table.ball_radius, step, targets
+        )
+
+    def sweep_jump(self, judge: Judge, blocked: list[blocking.Blocked]) -> list[Candidate]:
+        """Jump strokes over a ball in the way (client/bot/blocked.py): the blocked directions
+        to each object ball, with a raised cue at a jump's speed, drawn at random within the
+        level's ``jump_sims``. They then compete with every other scoring stroke on their
+        robust chance."""
+        jobs = blocking.jump_strokes(blocked)
+        self.rng.shuffle(jobs)
+        stop = judge.sims + self.level.jump_sims
+        out: list[Candidate] = []
+        scored = 0
+        for stroke in jobs:
+            if judge.sims >= stop or self.out_of_budget(judge) or scored >= blocking.JUMP_ENOUGH:
+                break
+            out.append(Candidate(stroke, judge.run(stroke), kind="jump"))
             scored += out[-1].outcome.points > 0
         return out
 
@@ -362,7 +403,7 @@ class Search:
                 ):
                     if self.out_of_budget(judge):
                         break
-                    c = Candidate(trial, judge.run(trial))
+                    c = Candidate(trial, judge.run(trial), kind=cand.kind)
                     out.append(c)
                     if _rank(c) > _rank(cur):
                         cur, improved = c, True
@@ -420,7 +461,7 @@ class Search:
         s = replace(s, speed=min(8.0, max(0.3, s.speed * f ** ((fast - slow) / 2))))
         if s == cand.stroke or self.out_of_budget(judge):
             return cand
-        moved = Candidate(s, judge.run(s))
+        moved = Candidate(s, judge.run(s), kind=cand.kind)
         if not moved.outcome.points:
             return cand
         self.robustness(judge, [moved])
@@ -454,20 +495,28 @@ def _search_one(
 ) -> tuple[Candidate | None, int]:
     judge = Judge(problem, balls)
     cands = search.sweep(judge)
+    # A ball in the way of the straight line to an object ball: jump strokes may clear it.
+    blocked = search.blocked(judge)
     if lvl.refine and not any(c.outcome.points for c in cands):
-        # The bank sweep leaves the massé share of the budget: a flat stroke is the safer bet
-        # (a massé misses on smaller errors), so massé is tried only when no flat stroke, at a
-        # ball or off a cushion, scores — typically a ball in the way.
-        cands += search.sweep_banks(judge, keep=lvl.masse_sims)
-        if lvl.masse_sims and not any(c.outcome.points for c in cands):
-            cands += search.sweep_masse(judge)
+        # The bank sweep leaves the jump and massé shares of the budget: a flat stroke is the
+        # safer bet (a massé misses on smaller errors), so massé is tried only when no flat
+        # stroke, at a ball or off a cushion, scores — typically a ball in the way.
+        keep = lvl.masse_sims + (lvl.jump_sims if blocked else 0)
+        cands += search.sweep_banks(judge, keep=keep)
+    if blocked:
+        cands += search.sweep_jump(judge, blocked)
+    if lvl.refine and lvl.masse_sims and not any(c.outcome.points for c in cands):
+        cands += search.sweep_masse(judge)
     if lvl.refine:
         cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6)
     search.last_cands = cands
     scoring = sorted({id(c): c for c in cands if c.outcome.points}.values(), key=_rank)
-    # The robustness check is the costly part: test the most promising scorers only.
+    # The robustness check is the costly part: test the most promising scorers only, and
+    # always a few of the jumps and massés, so that they compete on their robust chance.
     if lvl.refine and scoring:
         pick = scoring[:12]
+        pick += [c for c in scoring[12:] if c.kind == "jump"][:3]
+        pick += [c for c in scoring[12:] if c.kind == "masse"][:3]
         search.robustness(judge, pick)
         pick.sort(key=lambda c: c.value, reverse=True)
         if lvl.position_play:
@@ -524,6 +573,7 @@ def plan_stroke(
         search.sims_cap = lvl.sims // 2
     best: Candidate | None = None
     best_spot: str | None = None
+    best_balls = problem.balls
     sims = 0
     for spot, balls in options:
         cand, used = _search_one(problem, balls, lvl, search)
@@ -531,7 +581,7 @@ def plan_stroke(
         search.sims_cap += lvl.sims // 2 if problem.spot_choice else 0
         better = best is None or (cand is not None and _key(cand) > _key(best))
         if cand is not None and better:
-            best, best_spot = cand, spot
+            best, best_spot, best_balls = cand, spot, balls
     if best is None:  # not even one simulation fitted in the budget: a safe, gentle stroke
         fallback = Plan(CueParams(direction=0.0, speed=1.0, spot=options[0][0]), sims=sims)
         return replace(fallback, think_s=time.monotonic() - started)
@@ -542,7 +592,8 @@ def plan_stroke(
         return Plan(gentle, respot=True, sims=sims, think_s=time.monotonic() - started)
     from client.bot import defence
 
-    chosen, reason, safe = best.stroke, _attack_reason(problem, best), False
+    chosen, reason, safe = best.stroke, _attack_reason(problem, best_balls, best), False
+    kind = best.kind
     below = defence.defend_below(personality)
     left = budget_s - (time.monotonic() - started)
     if (
@@ -554,7 +605,7 @@ def plan_stroke(
     ):
         safety = defence.choose_safety(problem, search.last_cands, best.value, seed, 0.6 * left)
         if safety is not None and defence.safety_pays(problem, best, safety, seed):
-            chosen, safe = safety.stroke, True
+            chosen, safe, kind = safety.stroke, True, safety.kind
             reason = defence.safety_reason(problem, safety, table)
     final = _humanise(chosen, lvl, rng) if humanise else chosen
     return Plan(
@@ -564,21 +615,43 @@ def plan_stroke(
         think_s=time.monotonic() - started,
         reason=reason,
         safety=safe,
+        kind=kind,
     )
 
 
-def _attack_reason(problem: Problem, best: Candidate) -> str:
-    """The attack in one sentence: the route's name and the chance, in words."""
+def _attack_reason(problem: Problem, balls: Balls, best: Candidate) -> str:
+    """The attack in one sentence: how the cue ball gets past a ball in the way (a jump, a
+    massé), the route's name and the chance, in words."""
     from client.bot.defence import in_tenths
     from shared.analysis.patterns import attempted, route
 
     if not best.outcome.points:
         return "finds no point here and plays the nearest miss"
     table = table_by_name(problem.table)
-    result = simulate(table, problem.balls, problem.cue, best.stroke)
+    result = simulate(table, balls, problem.cue, best.stroke)
     name = attempted(route(result.events, result.trajectory, problem.cue, table))
     what = name.label.lower() if name is not None else "the point"
-    return f"goes for {what}: scores {in_tenths(best.value)}"
+    how = _how(problem.cue, balls, best.kind, result, table.ball_radius)
+    return f"{how}goes for {what}: scores {in_tenths(best.value)}"
+
+
+def _how(cue: BallName, balls: Balls, kind: StrokeKind, result: ShotResult, radius: float) -> str:
+    """ "jumps over the red and ", "curves round the yellow with massé and ", or nothing."""
+    if kind == "flat":
+        return ""
+    first = next((e for e in result.events if e.kind == "ball_ball" and cue in e.balls), None)
+    if kind == "jump":
+        over = blocking.jumped_over(
+            result.trajectory, first.t if first else None, balls, cue, radius
+        )
+        return f"jumps over the {over} and " if over else "plays a jump stroke and "
+    hit = None if first is None else next(b for b in first.balls if b != cue)
+    round_ = None if hit is None else blocking.in_the_way(balls, cue, hit, radius)
+    return (
+        f"curves round the {round_} with massé and "
+        if round_
+        else "curves the cue ball with massé and "
+    )
 
 
 # The lag -------------------------------------------------------------------------------------
