@@ -21,10 +21,13 @@ MODULES = (
     "bench.web",
     "bench.tournaments",
 )
+# Run only when named: already part of another module's run (``bench.bots`` ends with it).
+NAMED_ONLY = ("bench.defence",)
 
 
 def main(argv: list[str]) -> int:
-    wanted = [m for m in MODULES if not argv or m.split(".")[-1] in argv]
+    wanted = [m for m in (*MODULES, *NAMED_ONLY) if m.split(".")[-1] in argv]
+    wanted = wanted if argv else list(MODULES)
     failures = 0
     for name in wanted:
         print(f"== {name} ==", flush=True)

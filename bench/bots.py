@@ -4,14 +4,15 @@ positions, per level, and how long each level thinks (docs/benchmarks.md "## Bot
 Each level plays the same positions (the cue ball is white; no break, no zones). A stroke
 "scores" when the referee (``shared.rules``) gives it the point after the physics
 (``shared.physics``) ran the stroke the bot actually sent, with the level's execution error.
-Level 1 is the baseline. It also reports each level's share of massé strokes (cue at 30° or
-more; level 5 tries them when no flat stroke at a ball scores) and the slowest think. Levels run
-in parallel worker processes, each on all ``POSITIONS`` positions (about 10 minutes on 2 cores;
+Level 1 is the baseline. It also reports each level's share of jump strokes (over a ball in the
+way; levels 4-5) and massé strokes (curving round it; levels 4-5, when no flat stroke scores),
+how many of those scored, and the slowest think against the level's budget. Levels run in
+parallel worker processes, each on all ``POSITIONS`` positions (about 10 minutes on 2 cores;
 ``CAROM_BENCH_BOT_POSITIONS=N`` for a quicker look, ``CAROM_BENCH_BOT_LEVELS=4,5`` for some
-levels only: level 1 stays in as the baseline). Then levels 4 and 5 on ``BLOCKED`` straight-rail
-breaks with a ball in the way of the red (``CAROM_BENCH_BOT_BLOCKED=N``), where massé pays.
-Last, ``bench/defence.py``: a defensive bot against the same level without defence
-(``CAROM_BENCH_DEFENCE=0`` leaves it out).
+levels only: level 1 stays in as the baseline). Then levels 3 to 5 on ``BLOCKED`` straight-rail
+breaks with a ball in the way of the red (``CAROM_BENCH_BOT_BLOCKED=N``), where jumps and massé
+pay. Last, ``bench/defence.py``: a defensive bot against the same level without defence, in
+matches on a real server (``CAROM_BENCH_DEFENCE=0`` leaves it out).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import random
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+
+from client.bot.levels import level
 
 SEED = 2026
 POSITIONS = int(os.environ.get("CAROM_BENCH_BOT_POSITIONS", "200"))
@@ -55,7 +58,7 @@ def positions(n: int = POSITIONS, seed: int = SEED) -> list[Balls]:
     return out
 
 
-Row = tuple[int, float, int, int]  # scored 0/1, think seconds, simulations, massé 0/1
+Row = tuple[int, float, int, str]  # scored 0/1, think seconds, simulations, kind of stroke
 
 
 BLOCKED = int(os.environ.get("CAROM_BENCH_BOT_BLOCKED", "20"))
@@ -103,13 +106,14 @@ def evaluate_blocked(level_number: int, first: int, balls: list[Balls]) -> list[
         plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
         stroke = plan.stroke()
         scored = Judge(problem).run(stroke).points
-        out.append((scored, plan.think_s, plan.sims, int(stroke.is_masse)))
+        out.append((scored, plan.think_s, plan.sims, plan.kind))
     return out
 
 
 def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
-    """(scored 0/1, think seconds, simulations, massé 0/1) for each position, as the bot would
-    play it; massé = the stroke sent has the cue at 30° or more (R-FROZEN-2's massé)."""
+    """(scored 0/1, think seconds, simulations, kind) for each position, as the bot would play
+    it; the kind is how the search found the stroke: "flat", "jump" (over a ball in the way)
+    or "masse" (curving round it)."""
     from client.bot.plan import Judge, plan_stroke
     from client.bot.problem import Problem
 
@@ -119,8 +123,19 @@ def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
         plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
         stroke = plan.stroke()
         scored = Judge(problem).run(stroke).points
-        out.append((scored, plan.think_s, plan.sims, int(stroke.is_masse)))
+        out.append((scored, plan.think_s, plan.sims, plan.kind))
     return out
+
+
+def _kinds(rows: list[Row]) -> str:
+    """The share of jump and massé strokes and how many of them scored."""
+    parts = []
+    for kind in ("jump", "masse"):
+        picked = [r for r in rows if r[3] == kind]
+        parts.append(
+            f"{100 * len(picked) / len(rows):5.1f}% ({sum(r[0] for r in picked)}/{len(picked)})"
+        )
+    return "  ".join(parts)
 
 
 def run() -> list[str]:
@@ -143,8 +158,8 @@ def run() -> list[str]:
     lines = [
         f"three-cushion, {POSITIONS} random positions (seed {SEED}), think cap {THINK_CAP_S:.0f} s,"
         f" {workers} worker processes",
-        "level  positions  scoring  vs L1  median think  p90 think  max think  median sims  "
-        "masse (scoring)",
+        "level  positions  scoring  vs L1  median think  p90 think  max think / budget  "
+        "median sims  jump (scored/played)  masse (scored/played)",
     ]
     for lv in sorted(results):
         rows = results[lv]
@@ -153,11 +168,10 @@ def run() -> list[str]:
         ratio = f"{share / base:5.1f}x" if base > 0 else "  n/a"
         p90 = think[int(0.9 * (len(think) - 1))]
         sims = statistics.median(r[2] for r in rows)
-        masse = [r for r in rows if r[3]]
         lines.append(
             f"{lv:>5}  {len(rows):>9}  {100 * share:6.1f}%  {ratio}  "
-            f"{statistics.median(think):10.2f} s  {p90:7.2f} s  {think[-1]:7.2f} s  "
-            f"{sims:11.0f}  {100 * len(masse) / len(rows):4.1f}% ({sum(r[0] for r in masse)})"
+            f"{statistics.median(think):10.2f} s  {p90:7.2f} s  {think[-1]:7.2f} / "
+            f"{level(lv).think_s:4.1f} s  {sims:11.0f}  {_kinds(rows)}"
         )
     lines += blocked_lines(pool_size=workers)
     lines.append(f"wall time {time.perf_counter() - started:.0f} s")
@@ -169,27 +183,30 @@ def run() -> list[str]:
 
 
 def blocked_lines(pool_size: int = 2) -> list[str]:
-    """Level 5 on the blocked breaks: how often it plays massé, scores, and how long it thinks
-    (level 4, which never plays massé, for comparison)."""
+    """Levels 3-5 on the blocked breaks: how often each jumps or plays massé, how often that
+    scores, and how long it thinks against its budget (level 3, which does neither, for
+    comparison)."""
     pos = blocked_positions()
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(pool_size, mp_context=ctx) as pool:
         futures = {
             (lv, k): pool.submit(evaluate_blocked, lv, k, pos[k : k + CHUNK])
-            for lv in (5, 4)
+            for lv in (5, 4, 3)
             for k in range(0, len(pos), CHUNK)
         }
-        rows: dict[int, list[Row]] = {5: [], 4: []}
+        rows: dict[int, list[Row]] = {5: [], 4: [], 3: []}
         for (lv, _k), fut in sorted(futures.items()):
             rows[lv].extend(fut.result())
-    out = [f"straight-rail breaks with the yellow in the way of the red: {len(pos)} positions"]
-    for lv in (4, 5):
+    out = [
+        f"straight-rail breaks with the yellow in the way of the red: {len(pos)} positions",
+        "level  scoring  median think  max think / budget  jump (scored/played)  "
+        "masse (scored/played)",
+    ]
+    for lv in (3, 4, 5):
         think = sorted(r[1] for r in rows[lv])
-        masse = [r for r in rows[lv] if r[3]]
         out.append(
-            f"{lv:>5}  scoring {100 * _share(rows[lv]):5.1f}%  median think "
-            f"{statistics.median(think):.2f} s  max think {think[-1]:.2f} s  massé "
-            f"{100 * len(masse) / len(rows[lv]):.0f}% ({sum(r[0] for r in masse)} scoring)"
+            f"{lv:>5}  {100 * _share(rows[lv]):6.1f}%  {statistics.median(think):10.2f} s  "
+            f"{think[-1]:7.2f} / {level(lv).think_s:4.1f} s  {_kinds(rows[lv])}"
         )
     return out
 

@@ -1,117 +1,280 @@
-"""Defence against attack: a defensive bot and the same level without defence play each other
-offline (the real referee and physics, no server), from seeded random positions; printed, never
-asserted (docs/benchmarks.md "Defence").
+"""Defence against attack in real matches: a defensive bot and the same level without defence
+play three-cushion on a real server (``python -m server`` on loopback, a throw-away SQLite
+file), as real bot clients (``client.bot.player.BotPlayer`` over ``client.session.Session``,
+the websocket protocol). Printed, never asserted (docs/benchmarks.md "Defence").
 
-For every miss of a bot, the points the opponent then scores before the bot is back at the
-table are "conceded" after that miss. The defensive bot's misses are split into safeties
-(``Plan.safety``: chosen by client/bot/defence.py) and failed attacks; the attacking bot's are
-all failed attacks. Also: the share of massé strokes and the think times against the budget.
-``CAROM_BENCH_DEFENCE_STROKES`` (default 300) strokes in all, ``CAROM_BENCH_DEFENCE_LEVEL``
-(default 3), ``CAROM_BENCH_DEFENCE_PERSONALITY`` (``balanced``, the default, or ``safe``).
+``ROOMS`` rooms play at once for ``SECONDS`` seconds (the server holds every stroke for its
+table time, 10-15 s, so rooms in parallel are what makes many innings in a few minutes); the
+bots think in one pool of two worker processes, with a ``THINK_S`` cap per stroke. In every
+room seat order is whatever the lag decides; one bot is ``DEFENDER`` (``balanced`` by default),
+the other ``attacking``.
+
+For every miss of a bot (a stroke that scores nothing), the points the opponent then scores in
+its inning are "conceded" after that miss. The defensive bot's misses are split into
+defensive strokes (``Plan.safety``) and failed attacks; the attacking bot's are all failed
+attacks. To explain the difference, every miss's position is measured afterwards with the
+planner (``client.bot.defence.opponent_chance``: the opponent's best chance from where the
+balls stopped) and by how far apart the opponent's two object balls lie; and the bot's own
+estimate of its attack before it failed (``Plan.expected``).
+
+Environment: ``CAROM_BENCH_DEFENCE_LEVEL`` (3), ``CAROM_BENCH_DEFENCE_ROOMS`` (12),
+``CAROM_BENCH_DEFENCE_SECONDS`` (240), ``CAROM_BENCH_DEFENCE_THINK`` (4 s),
+``CAROM_BENCH_DEFENCE_PERSONALITY`` (``balanced`` or ``safe``). The server, the bots' worker
+processes and the connections all end when the run ends, also on Ctrl-C.
 """
 
 from __future__ import annotations
 
+import asyncio
+import math
+import multiprocessing
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
 
-STROKES = int(os.environ.get("CAROM_BENCH_DEFENCE_STROKES", "300"))
 LEVEL = int(os.environ.get("CAROM_BENCH_DEFENCE_LEVEL", "3"))
+ROOMS = int(os.environ.get("CAROM_BENCH_DEFENCE_ROOMS", "12"))
+SECONDS = float(os.environ.get("CAROM_BENCH_DEFENCE_SECONDS", "240"))
+THINK_S = float(os.environ.get("CAROM_BENCH_DEFENCE_THINK", "4"))
 DEFENDER = os.environ.get("CAROM_BENCH_DEFENCE_PERSONALITY", "balanced")  # or "safe"
-BUDGET_S = 10.0
-GAME_STROKES = 30  # a new random position after this many strokes (keeps the table varied)
+SHOT_CLOCK_S = 60  # generous: a bot's search may wait for a free worker
+SEED = 2026
+
+Point = tuple[float, float]
+Balls = tuple[Point, Point, Point]
+
+
+@dataclass(frozen=True, slots=True)
+class Stroke:
+    """One stroke of a bench match, as the server reported it and the bot planned it."""
+
+    room: int
+    personality: str
+    ball: str  # the cue ball struck
+    points: int
+    safety: bool
+    kind: str  # "flat", "jump", "masse" (Plan.kind)
+    expected: float  # the bot's estimate of its attack (Plan.expected)
+    think_s: float
+    after: Balls  # where the balls stopped (white, yellow, red)
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    personality: str
+    kind: str  # "safety" or "attack"
+    conceded: int  # the opponent's points in the inning that followed
+    expected: float
+    ball: str
+    after: Balls
 
 
 @dataclass
 class Tally:
-    conceded: dict[str, list[int]] = field(default_factory=lambda: {"safety": [], "attack": []})
-    think: list[float] = field(default_factory=list)
-    strokes: int = 0
-    masse: int = 0
+    strokes: list[Stroke] = field(default_factory=list)
 
 
-def play(strokes: int = STROKES, level_number: int = LEVEL, seed: int = 2026) -> dict[str, Tally]:
-    """Strokes alternate by the referee's turn: seat 0 defends (``DEFENDER``), seat 1 attacks."""
-    from bench.bots import positions
-    from client.bot.plan import plan_stroke
-    from client.bot.problem import Problem
-    from shared import rules
-    from shared.physics import simulate
-    from shared.rules.state import Phase
+# The matches ---------------------------------------------------------------------------------
+async def _room(url: str, index: int, pool: Executor, out: list[Stroke], stop_at: float) -> None:
+    from client.bot.player import BotPlayer
+    from client.session import Session
+    from shared.protocol import to_client as tc
+    from shared.table import BALLS
 
-    who = (DEFENDER, "attacking")
-    tallies = {p: Tally() for p in who}
-    starts = positions(1 + strokes // GAME_STROKES, seed)
-    opts = rules.MatchOptions(distance=1000, practice=False)
-    played = 0
-    for start in starts:
-        state = replace(
-            rules.new_match(opts, 0),
-            phase=Phase.PLAY,
-            balls=start,
-            white_seat=0,
-            shooter=0,
-            break_shot=False,
+    names = (f"Dee {index} ({DEFENDER})", f"Att {index} (attacking)")
+    a, b = (
+        Session(url, names[0], remember_identity=False),
+        Session(url, names[1], remember_identity=False),
+    )
+    sessions = (a, b)
+    games: list[asyncio.Task[object]] = []
+    try:
+        for s in sessions:
+            await s.connect()
+        room_id = await a.create_room(
+            "three_cushion", distance=10_000, shot_clock_s=SHOT_CLOCK_S, equalizing=False
         )
-        now = 1
-        # The miss whose concession is being counted: (personality, kind) and the points so far.
-        open_miss: tuple[str, str, int] | None = None
-        for _ in range(GAME_STROKES):
-            if played >= strokes:
-                break
-            seat = state.shooter
-            assert seat is not None
-            problem = Problem(state)
-            mine = who[seat]
-            plan = plan_stroke(problem, level_number, seed + played, BUDGET_S, personality=mine)
-            tally = tallies[mine]
-            tally.think.append(plan.think_s)
-            tally.strokes += 1
-            tally.masse += plan.cue.elevation >= 30.0
-            if plan.respot:
-                state, _ = rules.apply(state, rules.Respot(seat), now)
-                continue
-            stroke = plan.stroke()
-            balls = rules.stroke_start(state)
-            cue = rules.cue_ball(state)
-            result = simulate(opts.table_spec, balls, cue, stroke)
-            state, verdict = rules.apply(state, rules.PlayStroke(seat, stroke, result), now)
-            now = max(now + 1, state.resting_at_ms + 1)
-            played += 1
-            points = verdict.points
-            if open_miss is not None and open_miss[0] != mine:
-                open_miss = (open_miss[0], open_miss[1], open_miss[2] + points)
-            if points == 0:
-                if open_miss is not None and open_miss[0] != mine:
-                    tallies[open_miss[0]].conceded[open_miss[1]].append(open_miss[2])
-                open_miss = (mine, "safety" if plan.safety else "attack", 0)
-            if state.phase is not Phase.PLAY:
-                break
-    return tallies
+        await a.join(room_id)
+        await b.join(room_id)
+        bots = {
+            personality: BotPlayer(
+                s,
+                LEVEL,
+                executor=pool,
+                seed=SEED + 2 * index + i,
+                think_s=THINK_S,
+                personality=personality,
+                say=lambda _line: None,
+            )
+            for i, (s, personality) in enumerate(
+                zip(sessions, (DEFENDER, "attacking"), strict=True)
+            )
+        }
+        by_seat = {s.state.seat: p for s, p in zip(sessions, (DEFENDER, "attacking"), strict=True)}
+
+        def seen(msg: object) -> None:
+            if not isinstance(msg, tc.StrokePlayed):
+                return
+            personality = by_seat[msg.shooter]
+            plans = bots[personality].plans
+            plan = plans[-1] if plans else None
+            balls = msg.match.balls
+            after = tuple((float(balls[n][0]), float(balls[n][1])) for n in BALLS)
+            out.append(
+                Stroke(
+                    index,
+                    personality,
+                    str(msg.stroke.ball),
+                    msg.result.points,
+                    plan.safety if plan else False,
+                    plan.kind if plan else "flat",
+                    plan.expected if plan else 0.0,
+                    plan.think_s if plan else 0.0,
+                    (after[0], after[1], after[2]),
+                )
+            )
+
+        a.listeners.append(seen)
+        games = [asyncio.create_task(bot.play_match()) for bot in bots.values()]
+        await asyncio.wait(games, timeout=max(0.0, stop_at - time.monotonic()))
+    finally:
+        for g in games:
+            g.cancel()
+        await asyncio.gather(*games, return_exceptions=True)
+        for s in sessions:
+            await s.close()
 
 
-def _mean(xs: list[int]) -> str:
-    return f"{statistics.fmean(xs):.2f}" if xs else "—"
+async def _matches(url: str, pool: Executor) -> list[list[Stroke]]:
+    stop_at = time.monotonic() + SECONDS
+    per_room: list[list[Stroke]] = [[] for _ in range(ROOMS)]
+    await asyncio.gather(*(_room(url, i, pool, per_room[i], stop_at) for i in range(ROOMS)))
+    return per_room
+
+
+def misses(strokes: list[Stroke]) -> list[Miss]:
+    """Every miss whose opponent's following inning ended within the run, with the points that
+    inning scored (an inning ends at its first stroke that scores nothing)."""
+    out: list[Miss] = []
+    for i, s in enumerate(strokes):
+        if s.points:
+            continue
+        conceded = 0
+        ended = False
+        for t in strokes[i + 1 :]:
+            if t.personality == s.personality:
+                break  # a re-spot or a foul gave the turn back: the inning is over
+            conceded += t.points
+            if not t.points:
+                ended = True
+                break
+        if ended:
+            kind = "safety" if s.safety else "attack"
+            out.append(Miss(s.personality, kind, conceded, s.expected, s.ball, s.after))
+    return out
+
+
+# Measuring what each miss left -------------------------------------------------------------
+def leave_chance(ball: str, after: Balls, seed: int) -> float:
+    """The opponent's best chance from where the balls stopped (the planner's measure)."""
+    from client.bot.defence import opponent_chance
+    from client.bot.problem import Problem
+
+    problem = Problem.of("three_cushion", "match", after, "white" if ball == "white" else "yellow")
+    return opponent_chance(problem, after, seed)
+
+
+def object_gap(ball: str, after: Balls) -> float:
+    """How far apart the opponent's two object balls lie (m): the opponent's object balls are
+    the red and the missing player's own ball."""
+    from shared.table import BALLS
+
+    own = after[BALLS.index(ball)]
+    red = after[BALLS.index("red")]
+    return math.dist(own, red)
+
+
+def _measure(rows: list[tuple[str, Balls, int]]) -> list[float]:
+    return [leave_chance(ball, after, seed) for ball, after, seed in rows]
 
 
 def run() -> Iterator[str]:
+    from client.bot.pool import stop_pool
+    from server.process import ServerProcess
+
     started = time.perf_counter()
-    tallies = play()
-    yield f"level {LEVEL}, {STROKES} strokes, defensive (seat 0) against attacking (seat 1)"
-    for name, t in tallies.items():
-        yield (
-            f"{name}: points conceded per opponent inning after a safety "
-            f"{_mean(t.conceded['safety'])} ({len(t.conceded['safety'])} safeties), "
-            "after a failed attack "
-            f"{_mean(t.conceded['attack'])} ({len(t.conceded['attack'])})"
-        )
-        think = sorted(t.think)
-        if think:
-            yield (
-                f"{name}: {t.strokes} strokes, massé {t.masse / t.strokes:.1%}, think median "
-                f"{statistics.median(think):.2f} s, max {think[-1]:.2f} s (budget {BUDGET_S:.0f} s)"
-            )
+    ctx = multiprocessing.get_context("spawn")
+    pool = ProcessPoolExecutor(2, mp_context=ctx)
+    try:
+        with (
+            tempfile.TemporaryDirectory() as tmp,
+            ServerProcess(os.path.join(tmp, "defence.db"), workers=1) as server,
+        ):
+            per_room = asyncio.run(_matches(server.url, pool))
+        played = time.perf_counter() - started
+        strokes = [s for room in per_room for s in room]
+        found = [m for room in per_room for m in misses(room)]
+        rows = [(m.ball, m.after, SEED + i) for i, m in enumerate(found)]
+        chunks = [rows[k : k + 10] for k in range(0, len(rows), 10)]
+        chances = [c for part in pool.map(_measure, chunks) for c in part]
+    finally:
+        stop_pool(pool)
+    yield (
+        f"level {LEVEL}, {ROOMS} rooms on a real server for {SECONDS:.0f} s "
+        f"(think cap {THINK_S:g} s, shot clock {SHOT_CLOCK_S} s): {len(strokes)} strokes, "
+        f"{len(found)} misses with the opponent's inning over; {played:.0f} s of play"
+    )
+    yield from report(strokes, found, chances)
     yield f"wall time {time.perf_counter() - started:.0f} s"
+
+
+def _mean(xs: list[float] | list[int]) -> str:
+    return f"{statistics.fmean(xs):.2f}" if xs else "—"
+
+
+def report(strokes: list[Stroke], found: list[Miss], chances: list[float]) -> Iterator[str]:
+    for personality in (DEFENDER, "attacking"):
+        mine = [s for s in strokes if s.personality == personality]
+        if not mine:
+            continue
+        innings = 1 + sum(1 for s in mine if not s.points)
+        points = sum(s.points for s in mine)
+        yield (
+            f"{personality}: {len(mine)} strokes, {points} points, "
+            f"{points / innings:.3f} points per inning"
+        )
+        for kind, words in (("safety", "a defensive stroke"), ("attack", "a failed attack")):
+            picked = [
+                (m, c)
+                for m, c in zip(found, chances, strict=True)
+                if m.personality == personality and m.kind == kind
+            ]
+            if not picked:
+                continue
+            ms = [m for m, _ in picked]
+            gaps = [object_gap(m.ball, m.after) for m in ms]
+            yield (
+                f"  after {words}: {_mean([m.conceded for m in ms])} points conceded per "
+                f"opponent inning ({len(ms)}); the opponent's best chance then "
+                f"{_mean([c for _, c in picked])}, its object balls "
+                f"{statistics.median(gaps):.2f} m apart (median); this bot's own estimate "
+                f"before the stroke {_mean([m.expected for m in ms])}"
+            )
+        think = sorted(s.think_s for s in mine)
+        jumps = [s for s in mine if s.kind == "jump"]
+        masses = [s for s in mine if s.kind == "masse"]
+        yield (
+            f"  jump {len(jumps) / len(mine):.1%} ({sum(s.points for s in jumps)} scored), "
+            f"massé {len(masses) / len(mine):.1%} ({sum(s.points for s in masses)} scored); "
+            f"think median {statistics.median(think):.2f} s, max {think[-1]:.2f} s "
+            f"(cap {THINK_S:g} s)"
+        )
+
+
+if __name__ == "__main__":
+    for line in run():
+        print(line, flush=True)

@@ -64,6 +64,7 @@ class BotPlayer:
         self._last_sent: tuple[int, ts.Stroke] | None = None  # (request id, the stroke)
         self.strokes_sent = 0
         self.think_times: list[float] = []
+        self.plans: list[Plan] = []  # every stroke's plan, in order (a bench reads them)
 
     async def play_match(self, rematches: int = 0) -> tc.GameOver:
         """Play until the match is over (and ``rematches`` more matches); returns the last
@@ -207,6 +208,7 @@ class BotPlayer:
             self.personality,
         )
         self.think_times.append(plan.think_s)
+        self.plans.append(plan)
         if plan.respot:
             await self.session.respot()
             self.say("frozen: asks for a re-spot (R-FROZEN-1)")
