@@ -629,7 +629,14 @@ def _attack_reason(problem: Problem, balls: Balls, best: Candidate) -> str:
         return "finds no point here and plays the nearest miss"
     table = table_by_name(problem.table)
     result = simulate(table, balls, problem.cue, best.stroke)
-    name = attempted(route(result.events, result.trajectory, problem.cue, table))
+    # The routes' names are three-cushion's (docs/analysis.md); other disciplines' points
+    # have none.
+    three_cushion = problem.discipline is rules.Discipline.THREE_CUSHION
+    name = (
+        attempted(route(result.events, result.trajectory, problem.cue, table))
+        if three_cushion
+        else None
+    )
     what = name.label.lower() if name is not None else "the point"
     how = _how(problem.cue, balls, best.kind, result, table.ball_radius)
     return f"{how}goes for {what}: scores {in_tenths(best.value)}"
