@@ -22,7 +22,7 @@ MODULES = (
     "bench.tournaments",
 )
 # Run only when named: already part of another module's run (``bench.bots`` ends with it).
-NAMED_ONLY = ("bench.defence",)
+NAMED_ONLY = ("bench.defence", "bench.defence_offline")
 
 
 def main(argv: list[str]) -> int:

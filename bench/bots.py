@@ -100,7 +100,7 @@ def evaluate_blocked(level_number: int, first: int, balls: list[Balls]) -> list[
     from client.bot.plan import Judge, plan_stroke
     from client.bot.problem import Problem
 
-    out = []
+    out: list[Row] = []
     for i, b in enumerate(balls):
         problem = Problem.of("straight_rail", "match", b, "white", break_shot=True)
         plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
@@ -117,7 +117,7 @@ def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
     from client.bot.plan import Judge, plan_stroke
     from client.bot.problem import Problem
 
-    out = []
+    out: list[Row] = []
     for i, b in enumerate(balls):
         problem = Problem.of("three_cushion", "match", b, "white")
         plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)

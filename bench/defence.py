@@ -202,6 +202,13 @@ def _measure(rows: list[tuple[str, Balls, int]]) -> list[float]:
     return [leave_chance(ball, after, seed) for ball, after, seed in rows]
 
 
+def measure_all(pool: Executor, found: list[Miss]) -> list[float]:
+    """The opponent's best chance after each miss, measured in ``pool``'s workers."""
+    rows = [(m.ball, m.after, SEED + i) for i, m in enumerate(found)]
+    chunks = [rows[k : k + 10] for k in range(0, len(rows), 10)]
+    return [c for part in pool.map(_measure, chunks) for c in part]
+
+
 def run() -> Iterator[str]:
     from client.bot.pool import stop_pool
     from server.process import ServerProcess
@@ -218,9 +225,7 @@ def run() -> Iterator[str]:
         played = time.perf_counter() - started
         strokes = [s for room in per_room for s in room]
         found = [m for room in per_room for m in misses(room)]
-        rows = [(m.ball, m.after, SEED + i) for i, m in enumerate(found)]
-        chunks = [rows[k : k + 10] for k in range(0, len(rows), 10)]
-        chances = [c for part in pool.map(_measure, chunks) for c in part]
+        chances = measure_all(pool, found)
     finally:
         stop_pool(pool)
     yield (
@@ -228,15 +233,27 @@ def run() -> Iterator[str]:
         f"(think cap {THINK_S:g} s, shot clock {SHOT_CLOCK_S} s): {len(strokes)} strokes, "
         f"{len(found)} misses with the opponent's inning over; {played:.0f} s of play"
     )
-    yield from report(strokes, found, chances)
+    yield from report(strokes, found, chances, cap_s=THINK_S)
     yield f"wall time {time.perf_counter() - started:.0f} s"
 
 
 def _mean(xs: list[float] | list[int]) -> str:
-    return f"{statistics.fmean(xs):.2f}" if xs else "—"
+    """The mean and its standard error: "0.30 ± 0.06"."""
+    if not xs:
+        return "—"
+    if len(xs) < 2:
+        return f"{statistics.fmean(xs):.2f}"
+    se = statistics.stdev(xs) / math.sqrt(len(xs))
+    return f"{statistics.fmean(xs):.2f} ± {se:.2f}"
 
 
-def report(strokes: list[Stroke], found: list[Miss], chances: list[float]) -> Iterator[str]:
+def report(
+    strokes: list[Stroke], found: list[Miss], chances: list[float], cap_s: float
+) -> Iterator[str]:
+    """Per bot: points per inning; after each kind of miss, the points conceded, what the
+    planner says the opponent's chance was, how far apart the opponent's object balls lay and
+    the bot's own estimate before the stroke; the share of jump and massé strokes; think
+    times against the cap."""
     for personality in (DEFENDER, "attacking"):
         mine = [s for s in strokes if s.personality == personality]
         if not mine:
@@ -271,7 +288,7 @@ def report(strokes: list[Stroke], found: list[Miss], chances: list[float]) -> It
             f"  jump {len(jumps) / len(mine):.1%} ({sum(s.points for s in jumps)} scored), "
             f"massé {len(masses) / len(mine):.1%} ({sum(s.points for s in masses)} scored); "
             f"think median {statistics.median(think):.2f} s, max {think[-1]:.2f} s "
-            f"(cap {THINK_S:g} s)"
+            f"(cap {cap_s:g} s)"
         )
 
 
