@@ -19,7 +19,8 @@ estimate of its attack before it failed (``Plan.expected``).
 
 Environment: ``CAROM_BENCH_DEFENCE_LEVEL`` (3), ``CAROM_BENCH_DEFENCE_ROOMS`` (12),
 ``CAROM_BENCH_DEFENCE_SECONDS`` (240), ``CAROM_BENCH_DEFENCE_THINK`` (4 s),
-``CAROM_BENCH_DEFENCE_PERSONALITY`` (``balanced`` or ``safe``). The server, the bots' worker
+``CAROM_BENCH_DEFENCE_PERSONALITY`` (``balanced`` or ``safe``), ``CAROM_BENCH_DEFENCE_SEED``
+(2026: the bots' seeds, and the offline run's positions). The server, the bots' worker
 processes and the connections all end when the run ends, also on Ctrl-C.
 """
 
@@ -42,7 +43,7 @@ SECONDS = float(os.environ.get("CAROM_BENCH_DEFENCE_SECONDS", "240"))
 THINK_S = float(os.environ.get("CAROM_BENCH_DEFENCE_THINK", "4"))
 DEFENDER = os.environ.get("CAROM_BENCH_DEFENCE_PERSONALITY", "balanced")  # or "safe"
 SHOT_CLOCK_S = 60  # generous: a bot's search may wait for a free worker
-SEED = 2026
+SEED = int(os.environ.get("CAROM_BENCH_DEFENCE_SEED", "2026"))
 
 Point = tuple[float, float]
 Balls = tuple[Point, Point, Point]

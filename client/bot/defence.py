@@ -56,10 +56,11 @@ def opponent_of(cue: BallName) -> BallName:
     return "yellow" if cue == "white" else "white"
 
 
-def opponent_chance(problem: Problem, balls: Balls, seed: int) -> float:
-    """The opponent's chance of scoring from ``balls`` (see the module doc)."""
+def opponent_chance(problem: Problem, balls: Balls, seed: int, budget_s: float = 5.0) -> float:
+    """The opponent's chance of scoring from ``balls`` (see the module doc), measured within
+    ``budget_s`` seconds (a cut sweep finds fewer strokes; an untested one counts 0.5)."""
     opp = Problem.of(problem.discipline, problem.table, balls, opponent_of(problem.cue))
-    search = Search(opp, level(3), 5.0, random.Random(seed))
+    search = Search(opp, level(3), budget_s, random.Random(seed))
     search.sims_cap = OPPONENT_SIMS
     judge = Judge(opp)
     found = [c for c in search.sweep(judge) if c.outcome.points]
@@ -93,19 +94,27 @@ def choose_safety(
         if time.monotonic() > deadline:
             break
         assert c.outcome.final is not None
-        leave = opponent_chance(problem, c.outcome.final, seed + i)
+        left = deadline - time.monotonic()
+        leave = opponent_chance(problem, c.outcome.final, seed + i, max(0.05, left))
+        if time.monotonic() > deadline:
+            break  # cut short by the clock: a measure that finds less than it should
         if best is None or leave < best.leave:
             best = Safety(c.stroke, leave, attack, c.kind)
     return best
 
 
-def safety_pays(problem: Problem, attack: Candidate, safety: Safety, seed: int) -> bool:
+def safety_pays(
+    problem: Problem, attack: Candidate, safety: Safety, seed: int, budget_s: float = 5.0
+) -> bool:
     """A one-point look ahead: the attack is worth its chance ``p`` of a point, less the
     opponent's chance from what a miss leaves, ``(1 − p)·leave``; the safety is worth minus the
     opponent's chance from what it leaves. Play safe when that is worth more."""
     p = min(1.0, max(0.0, attack.value))
     final = attack.outcome.final
-    leave = 1.0 if final is None else opponent_chance(problem, final, seed + 97)
+    ends = time.monotonic() + budget_s
+    leave = 1.0 if final is None else opponent_chance(problem, final, seed + 97, budget_s)
+    if time.monotonic() > ends:
+        return False  # no time to compare them: the attack, as a bot without defence would
     return -safety.leave > p - (1.0 - p) * leave
 
 

@@ -603,8 +603,10 @@ def plan_stroke(
         and not problem.break_shot
         and left > 1.0  # the safeties and the look-ahead must fit in what is left
     ):
+        # The safeties get 60 % of what is left, the look-ahead the rest: within the budget.
         safety = defence.choose_safety(problem, search.last_cands, best.value, seed, 0.6 * left)
-        if safety is not None and defence.safety_pays(problem, best, safety, seed):
+        rest = budget_s - (time.monotonic() - started)
+        if safety is not None and defence.safety_pays(problem, best, safety, seed, max(0.05, rest)):
             chosen, safe, kind = safety.stroke, True, safety.kind
             reason = defence.safety_reason(problem, safety, table)
     final = _humanise(chosen, lvl, rng) if humanise else chosen
