@@ -114,9 +114,9 @@ class Drill:
     def task(self) -> str:
         if self.system is System.PLUS:
             return (
-                f"Softly, with a touch of running english, send the cue ball off the right "
-                f"cushion, the top cushion and the left cushion, to reach diamond "
-                f"{self.target:g} of that third cushion, counted from the near end."
+                f"Softly, a touch of running english: off the right cushion, the top cushion "
+                f"and the left cushion to diamond {self.target:g}, counted from the bottom "
+                f"cushion."
             )
         return (
             f"With running english, send the cue ball off the right cushion, the top cushion "
@@ -129,8 +129,8 @@ class Drill:
             return (
                 f"Plus system: the cue ball's line starts at {self.origin:g}; "
                 f"{self.target:g} − {self.origin:g} = {self.first_rail:g}, so aim through "
-                f"{self.first_rail:g} on the first rail (two numbers a diamond, from the far "
-                f"end): {self.origin:g} + {self.first_rail:g} = {self.target:g}."
+                f"{self.first_rail:g} on the first rail (two numbers a diamond, counted from the "
+                f"top cushion): {self.origin:g} + {self.first_rail:g} = {self.target:g}."
             )
         return (
             f"Corner five: the cue ball's line starts at origin {self.origin:g}; "
@@ -265,7 +265,8 @@ class Session:
             return "No attempts yet."
         if n < 6:
             mean = self.mean_error(self.attempts)
-            return f"{n} attempts, {mean:.2f} diamond from the target on average."
+            attempts = "1 attempt" if n == 1 else f"{n} attempts"
+            return f"{attempts}, {mean:.2f} diamond from the target on average."
         first = self.mean_error(self.attempts[:5]) or 0.0
         last = self.mean_error(self.attempts[-5:]) or 0.0
         trend = "closer" if last < first else "further" if last > first else "as close"

@@ -98,7 +98,9 @@ def corner_five_stroke(
     turned by the squirt angle so that the ball itself leaves along the line.
     """
     ox, oy = origin_point(table, origin, offset)
-    return _line_stroke(table, (ox, oy), first_rail_point(table, first, offset), speed, english, spec)
+    return _line_stroke(
+        table, (ox, oy), first_rail_point(table, first, offset), speed, english, spec
+    )
 
 
 def plus_start_point(table: TableSpec, start: float, offset: float = DIAMOND_LINE_OFFSET) -> Point:

@@ -1,5 +1,5 @@
-"""Corner-5 and plus-system drills (docs/analysis.md "Drills"): the score of known strokes, played by the
-simulator from the drill's position."""
+"""Corner-5 and plus-system drills (docs/analysis.md "Drills"): the score of known strokes,
+played by the simulator from the drill's position."""
 
 from __future__ import annotations
 
@@ -92,7 +92,7 @@ def test_a_plus_stroke_aimed_two_numbers_off_grades_off() -> None:
 def test_the_plus_drill_counts_the_third_rail_from_the_near_end() -> None:
     drill = plus(3.0, 6.0)
     assert drill.target_from_far == 2.0
-    assert "counted from the near end" in drill.task
+    assert "counted from the bottom cushion" in drill.task
     assert drill.hint.endswith("3 + 3 = 6.")
     assert drills(System.PLUS) == plus_drills()
     assert drills(System.CORNER_FIVE) == corner_five_drills()
