@@ -127,10 +127,10 @@ class Drill:
     def hint(self) -> str:
         if self.system is System.PLUS:
             return (
-                f"Plus system: the cue ball's line starts at {self.origin:g}; "
-                f"{self.target:g} − {self.origin:g} = {self.first_rail:g}, so aim through "
-                f"{self.first_rail:g} on the first rail (two numbers a diamond, counted from the "
-                f"top cushion): {self.origin:g} + {self.first_rail:g} = {self.target:g}."
+                f"Plus system: the line starts at {self.origin:g}; {self.target:g} − "
+                f"{self.origin:g} = {self.first_rail:g}, so aim through {self.first_rail:g} on "
+                f"the first rail (two numbers a diamond from the top cushion): "
+                f"{self.origin:g} + {self.first_rail:g} = {self.target:g}."
             )
         return (
             f"Corner five: the cue ball's line starts at origin {self.origin:g}; "

@@ -37,6 +37,8 @@ def main() -> None:
     frame("open")
     key(arcade.key.A, "corner answer")
     key(arcade.key.S, "S")
+    key(arcade.key.H, "plus hint")
+    key(arcade.key.H, "plus hint off")
     key(arcade.key.A, "plus answer")
     key(arcade.key.N, "plus next")
     key(arcade.key.S, "S again")

@@ -34,6 +34,8 @@ def test_the_player_switches_systems_by_key_and_by_button() -> None:
         "open": "corner_five",
         "corner answer": "corner_five",
         "S": "plus",
+        "plus hint": "plus",
+        "plus hint off": "plus",
         "plus answer": "plus",
         "plus next": "plus",
         "S again": "corner_five",
@@ -55,6 +57,10 @@ def test_the_player_switches_systems_by_key_and_by_button() -> None:
     assert plus["drill1"].endswith("counted from the left short cushion.")
     assert "a touch of running english, an eighth of a tip" in plus["drill2"]
     assert plus["drill4"] == "No attempts yet."  # the corner five's attempt is not counted here
+    assert f["plus hint"]["texts"]["drill3"] == (
+        "Plus system: the line starts at 3; 6 − 3 = 3, so aim through 3 on the first rail "
+        "(two numbers a diamond from the right short cushion): 3 + 3 = 6."
+    )
     # The system's own answer grades on the number or close, in the plus system's count.
     answer = f["plus answer"]["texts"]["drill3"]
     assert answer.startswith(("On the number:", "Close:")), answer
