@@ -207,12 +207,15 @@ class DrillView(arcade.View):
         lb = self.scene.labels
         top = self.window.height - 20
         lb.draw("system", "Diamond system:", 24, top - 18, 12, TEXT, "left", "center")
+        # Rebuilt each frame (the window may have been resized); the hover carries over.
+        hover = {b.key: b.hover for b in self.buttons}
         self.buttons = [
             Button(
                 f"system:{s.value}",
                 s.title,
                 Rect(160 + i * 150, top - 36, 140, 36),
                 partial(self.choose, s),
+                hover=hover.get(f"system:{s.value}", False),
                 primary=s is self.system,
             )
             for i, s in enumerate(System)
@@ -224,6 +227,10 @@ class DrillView(arcade.View):
         for b in self.buttons:
             if b.click(x, y):
                 return
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        for b in self.buttons:
+            b.hover = b.rect.contains(x, y)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         k = arcade.key

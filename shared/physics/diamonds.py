@@ -1,4 +1,5 @@
-"""Diamond systems: set up a corner-5 three-rail stroke and read where the cue ball lands.
+"""Diamond systems: set up a corner-5 or plus-system three-rail stroke and read where the cue
+ball lands.
 
 The corner-5 ("the diamond system"; Byrne; Jewett, Billiards Digest 2010; Alciatore TP 7.2):
 the cue ball's line runs from an *origin* number through a *first-rail* number, both sighted on
@@ -21,6 +22,12 @@ is aimed through the sighting points. The third-rail arrival is read two ways:
   (the "through" sighting, as the origin and first-rail numbers are taken).
 
 The two differ by ``offset·|v_x/v_y|`` (about 0.25 diamond at 45°), always towards the near end.
+
+The plus system (Efler, *Systems in three cushion*; docs/analysis.md "The plus system") takes
+the same route and counts it differently: start numbers ``S`` in diamonds up the left long rail
+from the near (bottom) cushion, first-rail numbers ``F`` in half diamonds down the right long
+rail from the far cushion, third-rail numbers from the near cushion; the ball reaches ``S + F``.
+On our table that holds for soft strokes with a touch of running english.
 """
 
 from __future__ import annotations
