@@ -10,7 +10,8 @@ was silently spread over all the workers, each running the fixture again.
 This scheduler does the grouping on the controller instead, from the module's own declaration
 (the controller sees only test ids, not markers). Unmarked tests stay one work unit each, so the
 long independent ones still spread; groups are handed out first (xdist orders work units by
-size).
+size), then the tests marked ``slow`` (every worker collects them first, in the same order), so
+that a long match does not start last and keep the run waiting for it alone.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ class DeclaredGroups(LoadScopeScheduling):
             self.groups[path] = module_group(self.root / path)
         group = self.groups[path]
         return f"group:{group}" if group else nodeid
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.hookimpl(tryfirst=True)

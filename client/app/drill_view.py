@@ -208,14 +208,14 @@ class DrillView(arcade.View):
         top = self.window.height - 20
         lb.draw("system", "Diamond system:", 24, top - 18, 12, TEXT, "left", "center")
         # Rebuilt each frame (the window may have been resized); the hover carries over.
-        hover = {b.key: b.hover for b in self.buttons}
+        hovered = {b.key for b in self.buttons if b.hover}
         self.buttons = [
             Button(
                 f"system:{s.value}",
                 s.title,
                 Rect(160 + i * 150, top - 36, 140, 36),
                 partial(self.choose, s),
-                hover=hover.get(f"system:{s.value}", False),
+                hover=f"system:{s.value}" in hovered,
                 primary=s is self.system,
             )
             for i, s in enumerate(System)
