@@ -134,6 +134,7 @@ class LobbyView(arcade.View):
             ("replays", "Replays…", self.open_matches),
             ("ranking", "Ranking…", lambda: controller.show_account("ranking")),
             ("events", "Tournaments…", controller.show_tournaments),
+            ("stats", "Statistics…", controller.show_stats),
         ]
         gap = 16
         bw = min(150.0, (w - 80 - gap * (len(actions) - 1)) / len(actions))
@@ -411,6 +412,8 @@ class LobbyView(arcade.View):
         elif symbol == arcade.key.ESCAPE:
             self.creating = None
             self.browsing = False
+        elif symbol == arcade.key.S and not self._typing() and self.creating is None:
+            self.controller.show_stats()  # the player's statistics (stats_view.py)
 
 
 PHASES = {
