@@ -269,9 +269,9 @@ def test_lobby_lists_rooms_with_the_selection_and_its_actions(
     assert not close(px(img, 1000, H - 224), (60, 80, 120), 10)
     # Quick match leads the row, in its own colour; then join, watch, create, practice,
     # replays, ranking, tournaments, statistics (nine buttons sharing the window's width less
-    # 40 px each side, with 16 px between them).
+    # 40 px each side, with 10 px between them).
     assert close(px(img, 48, H - 740), PRIMARY, 10)
-    step = (1280 - 80 + 16) / 9
+    step = (1280 - 80 + 10) / 9
     for i in range(1, 9):
         assert close(px(img, 48 + step * i, H - 740), BUTTON, 10)
     # Log in… and Register…, top right.
