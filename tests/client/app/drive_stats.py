@@ -1,11 +1,12 @@
 """Driver for test_stats_view.py: the statistics screen (offscreen window, real frames) reading
 a real server's recorded matches.
 
-``python drive_stats.py URL OUTDIR``: the lobby, connected as ann (who played the session); S opens the statistics
-screen, which reads her matches and draws the charts (``stats.png``); then the player's name
-is replaced by one nobody plays as and Enter pressed (``unknown.png``); Escape goes back to the
-lobby. What each frame wrote and where each chart was put go to ``OUTDIR/report.json``. (A
-headless window keeps its size: the layout for other sizes is tested without one.)
+``python drive_stats.py URL OUTDIR``: the lobby, connected as ann (who played the session);
+S opens the statistics screen, which reads her matches and draws the charts (``stats.png``);
+then the player's name is replaced by one nobody plays as and Enter pressed (``unknown.png``);
+Escape goes back to the lobby. What each frame wrote and where each chart was put go to
+``OUTDIR/report.json``. (A headless window keeps its size: the layout for other sizes is
+tested without one.)
 """
 
 from __future__ import annotations
