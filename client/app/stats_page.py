@@ -100,12 +100,11 @@ class StatsPage:
         st = self.stats()
         if st is None:
             return ""
-        n = len(st.matches)
-        line = f"{discipline_text(st.discipline)}: {n} match{'es' if n != 1 else ''}"
+        line = f"{discipline_text(st.discipline)}: {_count(len(st.matches), 'match', 'es')}"
         if st.innings:
             line += (
-                f", general average {st.average:.3f} ({st.points} points in {st.innings} "
-                f"innings), high run {st.high_run}"
+                f", general average {st.average:.3f} ({_count(st.points, 'point')} in "
+                f"{_count(st.innings, 'inning')}), high run {st.high_run}"
             )
         if st.median_think_s is not None:
             line += f", {st.median_think_s:.1f} s a stroke (median)"
@@ -120,6 +119,10 @@ class StatsPage:
             name: CHARTS[name](st, round(box.width), round(box.height))
             for name, box in boxes.items()
         }
+
+
+def _count(n: int, word: str, plural: str = "s") -> str:
+    return f"{n} {word}{plural if n != 1 else ''}"
 
 
 def _reason(exc: BaseException) -> str:

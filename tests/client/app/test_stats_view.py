@@ -104,7 +104,7 @@ def test_the_page_holds_what_the_statistics_core_computes(recorded: str) -> None
     by_name = {p.pattern: (p.attempts, p.points) for p in stats.patterns}
     assert by_name[Pattern.TICKY] == (1, 1) and by_name[Pattern.UMBRELLA] == (1, 1)
     assert page.summary().startswith(
-        "Three-cushion: 1 match, general average 2.000 (2 points in 1 innings), high run 2"
+        "Three-cushion: 1 match, general average 2.000 (2 points in 1 inning), high run 2"
     )
     # The charts are the core's, each made for its box in the window.
     boxes = chart_boxes(1280, 800)
@@ -123,6 +123,22 @@ def test_without_a_connection_the_page_says_so() -> None:
     page.request(None)
     assert not page.loading and page.stats() is None
     assert page.empty_text() == "Not connected: connect to a server in the lobby first."
+
+
+def test_a_player_of_several_disciplines_chooses_one_most_played_first() -> None:
+    busy = _busy_matches()
+    one = MatchLog(99, "one_cushion", 0, 1, 2, (StrokeLog(1, 0, 1, False, 1, 1500, None),))
+    page = StatsPage("Ann", logs=(one, *busy[:2]))
+    assert page.disciplines == ("three_cushion", "one_cushion")
+    assert page.shown_discipline == "three_cushion"
+    assert page.stats() == player_stats(busy[:2], "three_cushion")
+    page.discipline = "one_cushion"
+    stats = page.stats()
+    assert stats is not None and (stats.points, stats.innings) == (1, 1)
+    assert page.summary() == (
+        "One-cushion: 1 match, general average 1.000 (1 point in 1 inning), high run 1, "
+        "1.5 s a stroke (median)."
+    )
 
 
 def _drawn(img: Image.Image, box: list[float], height: int) -> Counter[tuple[int, ...]]:
