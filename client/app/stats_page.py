@@ -20,7 +20,7 @@ from shared.protocol import DISCIPLINES
 
 MOST_MATCHES = 200  # the player's latest matches read, as ``carom stats`` reads by default
 HEADER = 160  # px above the charts: title, player, discipline, the summary sentence
-FOOTER = 90  # px below them: Back
+FOOTER = 30  # px below them
 MARGIN = 40  # px at the sides
 GAP = 16  # px between charts
 

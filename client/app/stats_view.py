@@ -38,7 +38,7 @@ class StatsView(arcade.View):
         self.page = StatsPage(name.strip())
         self.player = TextField("player", "Player", Rect(40, 0, 260, 34), name, max_len=32)
         self.show_button = Button("show", "Show", Rect(316, 0, 110, 34), self.show)
-        self.back_button = Button("lobby", "Back to lobby", Rect(40, 30, 170, 44), self.lobby)
+        self.back_button = Button("lobby", "Back to lobby", Rect(0, 0, 170, 34), self.lobby)
         self.buttons = [self.show_button, self.back_button]
         self.discipline: Picker | None = None
         self.version = 0  # bumped when the page changes without input (the answer came)
@@ -49,7 +49,8 @@ class StatsView(arcade.View):
     # layout ----------------------------------------------------------------------------------
     def _place(self) -> None:
         """Put the header widgets under the window's top edge (it may have been resized)."""
-        h = self.window.height
+        w, h = self.window.width, self.window.height
+        self.back_button.rect = Rect(w - 210, h - 116, 170, 34)
         self.player.rect = Rect(40, h - 116, 260, 34)
         self.show_button.rect = Rect(316, h - 116, 110, 34)
         if self.discipline is not None:
@@ -123,7 +124,11 @@ class StatsView(arcade.View):
         self.show_button.draw(lb)
         if self.discipline is not None:
             self.discipline.draw(lb)
-        lb.draw("summary", self.page.summary(), 40, h - HEADER + 24, 13, TEXT)
+        summary = lb.draw("summary", self.page.summary(), 40, h - HEADER + 24, 13, TEXT)
+        room = w - 80
+        if summary.content_width > room:  # a narrow window: the same line, smaller
+            size = max(9.0, 13 * room / summary.content_width)
+            lb.draw("summary", self.page.summary(), 40, h - HEADER + 24, size, TEXT)
         empty = self.page.empty_text()
         if empty is not None:
             lb.draw("empty", empty, w / 2, h / 2, 15, TEXT, "center", "center")

@@ -19,6 +19,7 @@ Color = str  # "#rrggbb"
 WIDTH: Final = 640
 HEIGHT: Final = 360
 _LEFT, _RIGHT, _TOP, _BOTTOM = 70, 20, 50, 60  # margins around the plot area (px)
+_EM = 0.6  # the width of a letter, about, in font sizes (for fitting words under bars)
 INK: Final = "#222222"
 GRID: Final = "#dddddd"
 BLUE: Final = "#2f6db5"
@@ -94,7 +95,9 @@ def _top(width: int) -> int:
 def _frame(title: str, y_label: str, top: float, width: int, height: int) -> list[Shape]:
     x0, x1 = _LEFT, width - _RIGHT
     y0, y1 = height - _BOTTOM, _top(width)
-    shapes: list[Shape] = [Text(width / 2, 28, title, 17, anchor="middle")]
+    # The title at 17 px, or smaller where the chart is too narrow for it (12 px at least).
+    size = max(12, min(17, int((width - 24) / (len(title) * _EM))))
+    shapes: list[Shape] = [Text(width / 2, 28, title, size, anchor="middle")]
     for k in range(5):
         y = y0 - (y0 - y1) * k / 4
         shapes.append(Line(((x0, y), (x1, y)), GRID, 1.0))
@@ -121,14 +124,17 @@ def _bars(
     x0, x1, y0, y1 = _LEFT, width - _RIGHT, height - _BOTTOM, _top(width)
     n = max(len(values), 1)
     slot = (x1 - x0) / n
-    # Words wider than their bar's slot (about 0.55 em a letter) are written smaller.
+    # Words wider than their bar's slot (about 0.6 em a letter) are written smaller, and the
+    # names under the bars, if still too wide, on two staggered lines.
     longest = max((len(t) for t in (*labels, *(notes or ()))), default=0)
-    size = 11 if longest * 11 * 0.55 <= slot * 0.95 else 9
+    size = 11 if longest * 11 * _EM <= slot * 0.95 else 9
+    stagger = max((len(t) for t in labels), default=0) * size * _EM > slot * 0.95
     for i, (label, v) in enumerate(zip(labels, values, strict=True)):
         h = (y0 - y1) * v / top
         x = x0 + i * slot + slot * 0.15
         shapes.append(Rect(x, y0 - h, slot * 0.7, h, color))
-        shapes.append(Text(x + slot * 0.35, y0 + 16, label, size, anchor="middle"))
+        below = 28 if stagger and i % 2 else 16
+        shapes.append(Text(x + slot * 0.35, y0 + below, label, size, anchor="middle"))
         note = notes[i] if notes else format(v, fmt)
         shapes.append(Text(x + slot * 0.35, y0 - h - 5, note, size, anchor="middle"))
     if not values:
