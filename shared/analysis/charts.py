@@ -136,6 +136,10 @@ def _bars(
         below = 28 if stagger and i % 2 else 16
         shapes.append(Text(x + slot * 0.35, y0 + below, label, size, anchor="middle"))
         note = notes[i] if notes else format(v, fmt)
+        if len(note) * size * _EM > slot * 0.95 and " (" in note:  # "12 (50%)" on two lines
+            value, rest = note.split(" (", 1)
+            shapes.append(Text(x + slot * 0.35, y0 - h - 6 - size, value, size, anchor="middle"))
+            note = "(" + rest
         shapes.append(Text(x + slot * 0.35, y0 - h - 5, note, size, anchor="middle"))
     if not values:
         shapes.append(Text(width / 2, height / 2, "No strokes yet.", 14, anchor="middle"))

@@ -15,6 +15,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -233,6 +234,16 @@ def test_the_charts_fit_their_boxes_at_any_window_size(size: tuple[int, int]) ->
             else:
                 assert isinstance(s, Text) and s.size >= 9
                 assert 0 <= s.x <= chart.width and 0 < s.y <= chart.height
+        # Words on one line do not run into each other (a letter about 0.6 of the size wide).
+        spans: dict[float, list[tuple[float, float]]] = {}
+        for t in (s for s in chart.shapes if isinstance(s, Text)):
+            w_ = len(t.text) * t.size * 0.6
+            left = {"start": t.x, "middle": t.x - w_ / 2, "end": t.x - w_}[t.anchor]
+            spans.setdefault(round(t.y), []).append((left, left + w_))
+        for y, line in spans.items():
+            line.sort()
+            for (_, end), (start, _) in pairwise(line):
+                assert end <= start + 2, (name, size, y, line)
 
 
 def _busy_matches() -> list[MatchLog]:
