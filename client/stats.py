@@ -77,13 +77,20 @@ async def replay_pages(session: Session, match_id: int) -> list[tc.Replay]:
         after = page.next_after
 
 
-async def gather(url: str, player: str, discipline: str, most: int) -> PlayerStats:
+async def player_logs(url: str, player: str, most: int = DEFAULT_MATCHES) -> list[MatchLog]:
+    """The player's finished matches (every discipline), read over a connection of their own
+    that closes when they are read. The desktop client's statistics screen reads them this way
+    too, so its numbers are the command's."""
     from client.session import Session
-    from shared.analysis.stats import player_stats
 
     async with Session(url, "statistics", remember_identity=False, reconnect=False) as session:
-        logs = await fetch_logs(session, player, most)
-    return player_stats(logs, discipline)
+        return await fetch_logs(session, player, most)
+
+
+async def gather(url: str, player: str, discipline: str, most: int) -> PlayerStats:
+    from shared.analysis.stats import player_stats
+
+    return player_stats(await player_logs(url, player, most), discipline)
 
 
 def report(player: str, stats: PlayerStats, out: TextIO) -> None:

@@ -1,5 +1,12 @@
+# tests/scheduling.py keeps a module that declares an xdist_group on one worker.
 # Real PostgreSQL and Redis processes for the cluster tests (skipped when not installed, an error
 # under CAROM_NO_SKIP=1), and the guards that keep a green run honest (tests/strict.py); rule
 # coverage by the rules the referee really applies (CAROM_RULE_COVERAGE=1, docs/rules.md);
 # pytester runs the coverage plugin on a small suite of its own (tests/test_rule_coverage.py).
-pytest_plugins = ["tests.strict", "tests.engines", "tests.rule_coverage", "pytester"]
+pytest_plugins = [
+    "tests.strict",
+    "tests.engines",
+    "tests.rule_coverage",
+    "tests.scheduling",
+    "pytester",
+]

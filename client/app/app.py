@@ -223,6 +223,11 @@ class Controller:
 
         self.window.show_view(TournamentView(self))
 
+    def show_stats(self) -> None:
+        from client.app.stats_view import StatsView
+
+        self.window.show_view(StatsView(self))
+
     def show_results(self) -> None:
         from client.app.results_view import ResultsView
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import queue
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from client.app.model import RequestFailed, UIEvent
 from client.background import BackgroundSession
@@ -22,6 +22,9 @@ from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage
 from shared.protocol.errors import ErrorCode
 from shared.protocol.to_client import TEXT_MAX
+
+if TYPE_CHECKING:
+    from shared.analysis.stats import MatchLog
 
 # Requests whose answer the UI needs as a message (the session returns it to the caller).
 _ANSWERED = (ts.ListRooms, ts.CreateRoom, ts.Sync, ts.Place)
@@ -81,6 +84,14 @@ class Bridge:
         # The code stays in the data (and the log); the screen shows a sentence for it.
         error = tc.Error(code=ErrorCode(str(code)[:64]), message=str(message)[:TEXT_MAX])
         self._local.put(RequestFailed(t, error))
+
+    def player_logs(self, player: str, most: int) -> concurrent.futures.Future[list[MatchLog]]:
+        """A player's finished matches, read on the session's loop (so the window never waits)
+        over a connection of their own, as ``carom stats`` reads them: the replay pages do not
+        come through this window's events, where they would open the replay screen."""
+        from client.stats import player_logs
+
+        return self.bg.call(player_logs, self.url, player, most)
 
     def held_seats(self) -> dict[str, str]:
         """room id → seat token of the seats this identity holds (read from its file)."""

@@ -29,7 +29,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     where.add_argument("--room", metavar="ID", help="join this room")
     where.add_argument("--spectate", metavar="ID", help="watch this room")
     where.add_argument(
-        "--drills", action="store_true", help="open the diamond-system drills (docs/analysis.md)"
+        "--drills",
+        action="store_true",
+        help="open the diamond-system drills: corner five or plus system (docs/analysis.md)",
     )
     parser.add_argument(
         "--discipline",

@@ -1,27 +1,31 @@
-"""The drill screen: corner-5 exercises played on the local physics (docs/analysis.md "Drills").
+"""The drill screen: diamond-system exercises played on the local physics (docs/analysis.md
+"Drills").
 
+Two systems, chosen with the buttons above the table or S: the corner five and the plus system.
 The position and the target are the drill's; the player turns the aim and sets the speed, the
 stroke is simulated here with the same physics the server runs (running english fixed at the
-system's 0.2), its path is drawn with each cushion contact numbered in diamonds, and the
-score says where the cue ball met the third cushion against the number. H shows the system's
-count, A plays the system's own answer.
+system's amount), its path is drawn with the third cushion contact numbered in the system's
+count, and the score says where the cue ball met the third cushion against the number. H shows
+the system's count, A plays the system's own answer. Each system keeps its own session.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
 import arcade
 
 from client.app import render, words
 from client.app import replay_analysis as study
+from client.app.layout import Rect
 from client.app.model import GameModel
 from client.app.table_view import TableScene
-from client.app.widgets import ACCENT, DIM, TEXT
+from client.app.widgets import ACCENT, DIM, TEXT, Button
 from shared import rules, wireviews
-from shared.analysis.drills import ENGLISH, Attempt, Drill, Session, corner_five_drills, score
+from shared.analysis.drills import Attempt, Drill, Session, System, drills, score
 from shared.analysis.patterns import route
 from shared.analysis.reading import StrokeReading, path_of, speed_words
 from shared.physics import Stroke, simulate
@@ -34,6 +38,12 @@ if TYPE_CHECKING:
 TARGET_COLOUR = (80, 220, 120, 255)
 AIM_COLOUR = (255, 255, 255, 160)
 START_OFF = 4.0  # degrees: the aim starts this far off the system's line
+# The amount of running english each system is played with, in words (a cue tip is 12 mm wide,
+# the ball's radius 30.75 mm: 0.2 R is half a tip, 0.05 R an eighth).
+ENGLISH_WORDS = {
+    System.CORNER_FIVE: "running english, half a tip",
+    System.PLUS: "a touch of running english, an eighth of a tip",
+}
 
 
 def drill_model(drill: Drill) -> GameModel:
@@ -63,13 +73,23 @@ def drill_model(drill: Drill) -> GameModel:
 class DrillView(arcade.View):
     kind = "drill"
 
-    def __init__(self, controller: Controller) -> None:
+    def __init__(self, controller: Controller, system: System = System.CORNER_FIVE) -> None:
         super().__init__(background_color=render.BACKGROUND)
         self.controller = controller
-        self.drills = corner_five_drills()
-        self.session = Session()
         self.scene = TableScene()
+        self.sessions = {s: Session() for s in System}
+        self.buttons: list[Button] = []
         self.show_hint = False
+        self.choose(system)
+
+    @property
+    def session(self) -> Session:
+        return self.sessions[self.system]
+
+    def choose(self, system: System) -> None:
+        """Switch to the exercises of ``system`` (its session carries on where it was)."""
+        self.system = system
+        self.drills = drills(system)
         self.select(0)
 
     def select(self, i: int) -> None:
@@ -82,14 +102,14 @@ class DrillView(arcade.View):
         self.show_hint = False
 
     def stroke(self) -> Stroke:
-        return Stroke(self.direction, self.speed, -ENGLISH, 0.0)
+        return Stroke(self.direction, self.speed, -self.system.english, 0.0)
 
     def play(self, stroke: Stroke | None = None) -> Attempt:
         """Simulate the stroke from the drill's position and score it."""
         played = stroke or self.stroke()
         result = simulate(self.drill.table, self.drill.balls, "white", played)
         attempt = score(self.drill, result)
-        self.session = self.session.add(attempt)
+        self.sessions[self.system] = self.session.add(attempt)
         self.last = (attempt, self._reading(result))
         return attempt
 
@@ -112,7 +132,7 @@ class DrillView(arcade.View):
         lb = self.scene.labels
         t = self.drill.table
         # The target: a ring on the third rail (the far long cushion) at the asked number.
-        tx, ty = layout.to_screen(t.length - self.drill.target * t.length / 8, t.width)
+        tx, ty = layout.to_screen(t.length - self.drill.target_from_far * t.length / 8, t.width)
         r = layout.ball_radius_px * 1.6
         arcade.draw_circle_outline(tx, ty, r, TARGET_COLOUR, 3)
         lb.draw(
@@ -147,21 +167,25 @@ class DrillView(arcade.View):
             (words.plain(self.drill.task), TEXT),
             (
                 f"Aim {self.direction:.1f}° · speed {speed_words(self.speed)} · "
-                "running english, half a tip",
+                f"{ENGLISH_WORDS[self.system]}",
                 TEXT,
             ),
             (
-                self.drill.hint
-                if self.show_hint
-                else (
-                    self.last[0].sentence if self.last else "Play a stroke to see where it lands."
+                words.plain(
+                    self.drill.hint
+                    if self.show_hint
+                    else (
+                        self.last[0].sentence
+                        if self.last
+                        else "Play a stroke to see where it lands."
+                    )
                 ),
                 TEXT,
             ),
             (self.session.progress, TEXT),
             (
                 "← → aim (shift: finer) · ↑ ↓ speed · Enter play · H hint · A the system's "
-                "answer · N next drill · Esc back",
+                "answer · N next drill · S other system · Esc back",
                 DIM,
             ),
         ]
@@ -175,7 +199,38 @@ class DrillView(arcade.View):
                 colour,
                 bold=i == 0,
             )
+        self.draw_choice()
         lb.flush()
+
+    def draw_choice(self) -> None:
+        """The system choice above the table: one button per system, the one played lit."""
+        lb = self.scene.labels
+        top = self.window.height - 20
+        lb.draw("system", "Diamond system:", 24, top - 18, 12, TEXT, "left", "center")
+        # Rebuilt each frame (the window may have been resized); the hover carries over.
+        hovered = {b.key for b in self.buttons if b.hover}
+        self.buttons = [
+            Button(
+                f"system:{s.value}",
+                s.title,
+                Rect(160 + i * 150, top - 36, 140, 36),
+                partial(self.choose, s),
+                hover=f"system:{s.value}" in hovered,
+                primary=s is self.system,
+            )
+            for i, s in enumerate(System)
+        ]
+        for b in self.buttons:
+            b.draw(lb)
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> None:
+        for b in self.buttons:
+            if b.click(x, y):
+                return
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        for b in self.buttons:
+            b.hover = b.rect.contains(x, y)
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         k = arcade.key
@@ -196,5 +251,8 @@ class DrillView(arcade.View):
             self.play(self.drill.answer)
         elif symbol == k.N:
             self.select(self.index + 1)
+        elif symbol == k.S:
+            others = [s for s in System if s is not self.system]
+            self.choose(others[0])
         elif symbol == k.ESCAPE:
             self.controller.show_lobby()

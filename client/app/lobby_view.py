@@ -124,7 +124,7 @@ class LobbyView(arcade.View):
         self.since_refresh = REFRESH_S
         bh = 40
         # The row of actions, Quick match first: what a new player looking for a game wants.
-        # 150 px each where the window is wide enough, narrower where it is not.
+        # 150 px each where the window is wide enough, narrower where it is not (10 px apart).
         actions: list[tuple[str, str, Any]] = [
             ("quick", "Quick match", self.quick_match),
             ("join", "Join", self.join),
@@ -134,8 +134,9 @@ class LobbyView(arcade.View):
             ("replays", "Replays…", self.open_matches),
             ("ranking", "Ranking…", lambda: controller.show_account("ranking")),
             ("events", "Tournaments…", controller.show_tournaments),
+            ("stats", "Statistics…", controller.show_stats),
         ]
-        gap = 16
+        gap = 10
         bw = min(150.0, (w - 80 - gap * (len(actions) - 1)) / len(actions))
         self.buttons = [
             Button("connect", "Connect", Rect(720, h - 110, 120, 34), self.connect),
@@ -411,6 +412,8 @@ class LobbyView(arcade.View):
         elif symbol == arcade.key.ESCAPE:
             self.creating = None
             self.browsing = False
+        elif symbol == arcade.key.S and not self._typing() and self.creating is None:
+            self.controller.show_stats()  # the player's statistics (stats_view.py)
 
 
 PHASES = {

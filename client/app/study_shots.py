@@ -2,7 +2,8 @@
 
 ``python -m client.app.study_shots OUTDIR`` writes ``replay_analysis.png`` (a simulated
 three-cushion point in the replay screen, stopped on its third cushion) and ``drill.png`` (a
-corner-5 drill after a few attempts). ``ARCADE_HEADLESS=1`` is set before arcade loads.
+corner-5 drill after a few attempts) and ``drill_plus_two.png`` (the plus system chosen on the
+same screen, after two attempts). ``ARCADE_HEADLESS=1`` is set before arcade loads.
 """
 
 from __future__ import annotations
@@ -126,6 +127,15 @@ def render(outdir: Path) -> list[Path]:
     window.show_view(drill)
     out.append(save_screenshot(window, outdir / "drill.png"))
     _texts(drill.scene.labels.shown, outdir / "drill.json")
+    # The plus system, chosen as the player would (its button), after two strokes: one a
+    # diamond's width of aim off its line, then one half a degree off.
+    plus = next(b for b in drill.buttons if b.key == "system:plus")
+    drill.on_mouse_press(round(plus.rect.cx), round(plus.rect.cy), 1, 0)
+    for off in (3.0, 0.5):
+        drill.direction = (drill.drill.answer.direction + off) % 360.0
+        drill.play()
+    out.append(save_screenshot(window, outdir / "drill_plus_two.png"))
+    _texts(drill.scene.labels.shown, outdir / "drill_plus_two.json")
     hints_model = hints_scene()
     controller = Controller(window, hints_model)
     table = TableView(controller)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
@@ -19,6 +19,7 @@ Color = str  # "#rrggbb"
 WIDTH: Final = 640
 HEIGHT: Final = 360
 _LEFT, _RIGHT, _TOP, _BOTTOM = 70, 20, 50, 60  # margins around the plot area (px)
+_EM = 0.6  # the width of a letter, about, in font sizes (for fitting words under bars)
 INK: Final = "#222222"
 GRID: Final = "#dddddd"
 BLUE: Final = "#2f6db5"
@@ -85,10 +86,18 @@ def _tick(value: float) -> str:
     return f"{value:.0f}" if value == int(value) else f"{value:g}"
 
 
-def _frame(title: str, y_label: str, top: float) -> list[Shape]:
-    x0, x1 = _LEFT, WIDTH - _RIGHT
-    y0, y1 = HEIGHT - _BOTTOM, _TOP
-    shapes: list[Shape] = [Text(WIDTH / 2, 28, title, 17, anchor="middle")]
+def _top(width: int) -> int:
+    """The margin above the plot (px): in a narrow chart the centred title reaches over the
+    axis name, so the axis name goes on a line of its own below it."""
+    return _TOP if width >= 560 else _TOP + 16
+
+
+def _frame(title: str, y_label: str, top: float, width: int, height: int) -> list[Shape]:
+    x0, x1 = _LEFT, width - _RIGHT
+    y0, y1 = height - _BOTTOM, _top(width)
+    # The title at 17 px, or smaller where the chart is too narrow for it (12 px at least).
+    size = max(12, min(17, int((width - 24) / (len(title) * _EM))))
+    shapes: list[Shape] = [Text(width / 2, 28, title, size, anchor="middle")]
     for k in range(5):
         y = y0 - (y0 - y1) * k / 4
         shapes.append(Line(((x0, y), (x1, y)), GRID, 1.0))
@@ -107,32 +116,44 @@ def _bars(
     fmt: str,
     color: Color,
     notes: Sequence[str] | None = None,
+    width: int = WIDTH,
+    height: int = HEIGHT,
 ) -> Chart:
     top = _nice_max(max(values, default=0.0), whole=fmt == ".0f")
-    shapes = _frame(title, y_label, top)
-    x0, x1, y0, y1 = _LEFT, WIDTH - _RIGHT, HEIGHT - _BOTTOM, _TOP
+    shapes = _frame(title, y_label, top, width, height)
+    x0, x1, y0, y1 = _LEFT, width - _RIGHT, height - _BOTTOM, _top(width)
     n = max(len(values), 1)
     slot = (x1 - x0) / n
+    # Words wider than their bar's slot (about 0.6 em a letter) are written smaller, and the
+    # names under the bars, if still too wide, on two staggered lines.
+    longest = max((len(t) for t in (*labels, *(notes or ()))), default=0)
+    size = 11 if longest * 11 * _EM <= slot * 0.95 else 9
+    stagger = max((len(t) for t in labels), default=0) * size * _EM > slot * 0.95
     for i, (label, v) in enumerate(zip(labels, values, strict=True)):
         h = (y0 - y1) * v / top
         x = x0 + i * slot + slot * 0.15
         shapes.append(Rect(x, y0 - h, slot * 0.7, h, color))
-        shapes.append(Text(x + slot * 0.35, y0 + 16, label, 11, anchor="middle"))
+        below = 28 if stagger and i % 2 else 16
+        shapes.append(Text(x + slot * 0.35, y0 + below, label, size, anchor="middle"))
         note = notes[i] if notes else format(v, fmt)
-        shapes.append(Text(x + slot * 0.35, y0 - h - 5, note, 11, anchor="middle"))
+        if len(note) * size * _EM > slot * 0.95 and " (" in note:  # "12 (50%)" on two lines
+            value, rest = note.split(" (", 1)
+            shapes.append(Text(x + slot * 0.35, y0 - h - 6 - size, value, size, anchor="middle"))
+            note = "(" + rest
+        shapes.append(Text(x + slot * 0.35, y0 - h - 5, note, size, anchor="middle"))
     if not values:
-        shapes.append(Text(WIDTH / 2, HEIGHT / 2, "No strokes yet.", 14, anchor="middle"))
-    return Chart(name, title, tuple(shapes))
+        shapes.append(Text(width / 2, height / 2, "No strokes yet.", 14, anchor="middle"))
+    return Chart(name, title, tuple(shapes), width, height)
 
 
-def average_over_time(stats: PlayerStats) -> Chart:
+def average_over_time(stats: PlayerStats, width: int = WIDTH, height: int = HEIGHT) -> Chart:
     """Each match's average (dots and a thin line) and the general average so far (thick)."""
     title = "General average over time"
     per_match = [m.average for m in stats.matches]
     running = [m.cumulative_average for m in stats.matches]
     top = _nice_max(max(per_match + running, default=0.0))
-    shapes = _frame(title, "points / inning", top)
-    x0, x1, y0, y1 = _LEFT, WIDTH - _RIGHT, HEIGHT - _BOTTOM, _TOP
+    shapes = _frame(title, "points / inning", top, width, height)
+    x0, x1, y0, y1 = _LEFT, width - _RIGHT, height - _BOTTOM, _top(width)
     n = len(stats.matches)
 
     def at(i: int, v: float) -> tuple[float, float]:
@@ -147,16 +168,18 @@ def average_over_time(stats: PlayerStats) -> Chart:
         shapes.append(Line(tuple(at(i, v) for i, v in enumerate(running)), ORANGE, 3.0))
         shapes.append(Text(x0, y0 + 22, "first match", 11))
         shapes.append(Text(x1, y0 + 22, f"match {n}", 11, anchor="end"))
-        shapes.append(Rect(x0 + 150, HEIGHT - 22, 10, 10, BLUE))
-        shapes.append(Text(x0 + 165, HEIGHT - 13, "one match", 11))
-        shapes.append(Rect(x0 + 260, HEIGHT - 20, 18, 4, ORANGE))
-        shapes.append(Text(x0 + 284, HEIGHT - 13, "all matches so far", 11))
+        # The legend under the axis, moved left where the plot is narrow.
+        lx = x0 + 150 if x1 - x0 >= 420 else x0
+        shapes.append(Rect(lx, height - 22, 10, 10, BLUE))
+        shapes.append(Text(lx + 15, height - 13, "one match", 11))
+        shapes.append(Rect(lx + 110, height - 20, 18, 4, ORANGE))
+        shapes.append(Text(lx + 134, height - 13, "all matches so far", 11))
     else:
-        shapes.append(Text(WIDTH / 2, HEIGHT / 2, "No matches yet.", 14, anchor="middle"))
-    return Chart("average", title, tuple(shapes))
+        shapes.append(Text(width / 2, height / 2, "No matches yet.", 14, anchor="middle"))
+    return Chart("average", title, tuple(shapes), width, height)
 
 
-def runs(stats: PlayerStats) -> Chart:
+def runs(stats: PlayerStats, width: int = WIDTH, height: int = HEIGHT) -> Chart:
     """How many innings ended with each run."""
     top_run = max(stats.runs, default=0)
     lengths = list(range(0, top_run + 1))
@@ -169,10 +192,12 @@ def runs(stats: PlayerStats) -> Chart:
         counts,
         ".0f",
         BLUE,
+        width=width,
+        height=height,
     )
 
 
-def patterns(stats: PlayerStats) -> Chart:
+def patterns(stats: PlayerStats, width: int = WIDTH, height: int = HEIGHT) -> Chart:
     """Points by route and the share of attempts that scored."""
     lines = stats.patterns[:8]
     return _bars(
@@ -184,10 +209,12 @@ def patterns(stats: PlayerStats) -> Chart:
         ".0f",
         GREEN,
         [f"{p.points} ({p.success:.0%})" for p in lines],
+        width,
+        height,
     )
 
 
-def openings(stats: PlayerStats) -> Chart:
+def openings(stats: PlayerStats, width: int = WIDTH, height: int = HEIGHT) -> Chart:
     """The average of innings by how they began."""
     return _bars(
         "openings",
@@ -201,10 +228,12 @@ def openings(stats: PlayerStats) -> Chart:
         ".2f",
         ORANGE,
         [f"{o.average:.2f} ({o.innings})" for o in stats.openings],
+        width,
+        height,
     )
 
 
-def think_times(stats: PlayerStats) -> Chart:
+def think_times(stats: PlayerStats, width: int = WIDTH, height: int = HEIGHT) -> Chart:
     """Strokes by the seconds taken over them, in 5-second bins."""
     bins = [0] * 7  # 0-5, 5-10, ..., 30+
     for ms in stats.think_ms:
@@ -218,17 +247,27 @@ def think_times(stats: PlayerStats) -> Chart:
         [float(b) for b in bins],
         ".0f",
         BLUE,
+        width=width,
+        height=height,
     )
 
 
-def all_charts(stats: PlayerStats) -> tuple[Chart, ...]:
-    return (
-        average_over_time(stats),
-        runs(stats),
-        patterns(stats),
-        openings(stats),
-        think_times(stats),
-    )
+def all_charts(stats: PlayerStats, width: int = WIDTH, height: int = HEIGHT) -> tuple[Chart, ...]:
+    """Every chart, each in a ``width`` × ``height`` pixel box (by default the size
+    ``carom stats --out`` writes)."""
+    return tuple(make(stats, width, height) for make in CHARTS.values())
+
+
+ChartMaker = Callable[[PlayerStats, int, int], Chart]
+
+# Each chart by its name, drawn for any pixel box (the window lays them out at its own size).
+CHARTS: Final[Mapping[str, ChartMaker]] = {
+    "average": average_over_time,
+    "runs": runs,
+    "patterns": patterns,
+    "openings": openings,
+    "time": think_times,
+}
 
 
 def to_svg(chart: Chart) -> str:

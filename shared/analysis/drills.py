@@ -1,11 +1,17 @@
 """Diamond-system drills: a position, a target on the third rail, and a score for the stroke a
-player makes from it (docs/analysis.md "Drills").
+player makes from it (docs/analysis.md "Drills"). Two systems: the corner-5 and the plus system.
 
 The corner-5 system with running english (``shared/physics/diamonds.py``): from origin number
 ``O`` through first-rail number ``F`` the cue ball reaches third-rail number ``O − F``. A drill
 puts the cue ball on the line the system asks for (origin ``O``, first rail ``O − T``) and asks
 for third-rail number ``T``; the player has to find that line. The stroke is scored by where
 the cue ball touched the third cushion (``third_rail_arrival(...).at_rail``) against ``T``.
+
+The plus system (``plus_stroke``): from start number ``S`` (diamonds up the left long rail from
+the near cushion) through first-rail number ``F`` (half diamonds down the right long rail from
+the far cushion) the cue ball reaches third-rail number ``S + F``, counted from the near
+cushion. A plus drill puts the cue ball on the line from ``S`` through ``T − S`` and asks for
+``T``; it is played soft with a touch of running english (docs/analysis.md says why).
 """
 
 from __future__ import annotations
@@ -15,14 +21,42 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Final
 
-from shared.physics.diamonds import corner_five_stroke, third_rail_arrival
+from shared.physics.diamonds import (
+    Arrival,
+    corner_five_stroke,
+    plus_arrival,
+    plus_stroke,
+    third_rail_arrival,
+)
 from shared.physics.types import ShotResult, Stroke
 from shared.table import MATCH, BallName, Point, TableSpec
 
 # The object balls wait in the near right corner, off the system's path to the third rail.
 PARKED: Final[dict[BallName, Point]] = {"yellow": (0.05, 0.05), "red": (0.05, 0.12)}
-ENGLISH: Final = 0.2  # tip offset (fraction of R) the system is played with
+ENGLISH: Final = 0.2  # tip offset (fraction of R) the corner-5 is played with
 SPEED: Final = 2.5  # m/s, medium: the ball goes round four or five rails
+PLUS_ENGLISH: Final = 0.05  # a touch of running english: the plus system on our table
+PLUS_SPEED: Final = 1.5  # m/s, soft: the ball goes round about three rails
+
+
+class System(Enum):
+    """The diamond system a drill teaches."""
+
+    CORNER_FIVE = "corner_five"
+    PLUS = "plus"
+
+    @property
+    def title(self) -> str:
+        return {System.CORNER_FIVE: "Corner five", System.PLUS: "Plus system"}[self]
+
+    @property
+    def english(self) -> float:
+        """Running english (tip offset, fraction of R) the system is played with."""
+        return {System.CORNER_FIVE: ENGLISH, System.PLUS: PLUS_ENGLISH}[self]
+
+    @property
+    def speed(self) -> float:
+        return {System.CORNER_FIVE: SPEED, System.PLUS: PLUS_SPEED}[self]
 
 
 class Grade(Enum):
@@ -56,19 +90,34 @@ class Drill:
     own answer (shown after the attempt)."""
 
     name: str
-    origin: float  # corner-5 origin number of the cue ball's line
-    target: float  # third-rail number asked for
+    origin: float  # corner-5 origin or plus start number of the cue ball's line
+    target: float  # third-rail number asked for, in the system's count
     balls: dict[BallName, Point]
-    answer: Stroke  # the stroke the system gives (first rail origin − target)
+    answer: Stroke  # the stroke the system gives (through first_rail)
     table: TableSpec = MATCH
+    system: System = System.CORNER_FIVE
 
     @property
     def first_rail(self) -> float:
-        """The first-rail number the system aims at: origin − target."""
+        """The first-rail number the system aims at: origin − target (corner five) or
+        target − start (plus)."""
+        if self.system is System.PLUS:
+            return self.target - self.origin
         return self.origin - self.target
 
     @property
+    def target_from_far(self) -> float:
+        """The target in diamonds from the far (top) cushion, for drawing it."""
+        return 8.0 - self.target if self.system is System.PLUS else self.target
+
+    @property
     def task(self) -> str:
+        if self.system is System.PLUS:
+            return (
+                f"Softly, a touch of running english: off the right cushion, the top cushion "
+                f"and the left cushion to diamond {self.target:g}, counted from the bottom "
+                f"cushion."
+            )
         return (
             f"With running english, send the cue ball off the right cushion, the top cushion "
             f"and the left cushion, to reach diamond {self.target:g} of that third cushion."
@@ -76,11 +125,24 @@ class Drill:
 
     @property
     def hint(self) -> str:
+        if self.system is System.PLUS:
+            return (
+                f"Plus system: the line starts at {self.origin:g}; {self.target:g} − "
+                f"{self.origin:g} = {self.first_rail:g}, so aim through {self.first_rail:g} on "
+                f"the first rail (two numbers a diamond from the top cushion): "
+                f"{self.origin:g} + {self.first_rail:g} = {self.target:g}."
+            )
         return (
             f"Corner five: the cue ball's line starts at origin {self.origin:g}; "
             f"{self.origin:g} − {self.target:g} = {self.first_rail:g}, so aim through "
             f"diamond {self.first_rail:g} of the first rail."
         )
+
+    def arrival(self, result: ShotResult) -> Arrival | None:
+        """Where the stroke's cue ball met the third cushion, in this system's count."""
+        if self.system is System.PLUS:
+            return plus_arrival(result, self.table)
+        return third_rail_arrival(result, self.table)
 
 
 def corner_five(origin: float, target: float, table: TableSpec = MATCH) -> Drill:
@@ -104,6 +166,36 @@ CORNER_FIVE: Final[tuple[tuple[float, float], ...]] = (
 
 def corner_five_drills(table: TableSpec = MATCH) -> tuple[Drill, ...]:
     return tuple(corner_five(o, t, table) for o, t in CORNER_FIVE)
+
+
+def plus(start: float, target: float, table: TableSpec = MATCH) -> Drill:
+    """A plus-system drill from start number ``start`` to third-rail number ``target``."""
+    system = System.PLUS
+    cue, stroke = plus_stroke(table, start, target - start, system.speed, system.english)
+    balls: dict[BallName, Point] = {"white": cue, **PARKED}
+    name = f"Plus system from {start:g} to {target:g}"
+    return Drill(name, start, target, balls, stroke, table, system)
+
+
+# The plus exercises, reference line first (3 through 3 to 6), all with first-rail numbers 3
+# to 5, where the system holds on our table (docs/analysis.md "The plus system").
+PLUS: Final[tuple[tuple[float, float], ...]] = (
+    (3.0, 6.0),
+    (2.0, 6.0),
+    (1.0, 5.0),
+    (3.0, 7.0),
+    (2.0, 5.0),
+    (4.0, 7.0),
+)
+
+
+def plus_drills(table: TableSpec = MATCH) -> tuple[Drill, ...]:
+    return tuple(plus(s, t, table) for s, t in PLUS)
+
+
+def drills(system: System, table: TableSpec = MATCH) -> tuple[Drill, ...]:
+    """The exercises of one system, easiest first."""
+    return plus_drills(table) if system is System.PLUS else corner_five_drills(table)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +226,7 @@ class Attempt:
 
 def score(drill: Drill, result: ShotResult) -> Attempt:
     """Where the stroke's cue ball met the third cushion, against the drill's number."""
-    got = third_rail_arrival(result, drill.table)
+    got = drill.arrival(result)
     if got is None:
         return Attempt(drill.name, drill.target, None, Grade.OFF)
     error = abs(got.at_rail - drill.target)
@@ -173,7 +265,8 @@ class Session:
             return "No attempts yet."
         if n < 6:
             mean = self.mean_error(self.attempts)
-            return f"{n} attempts, {mean:.2f} diamond from the target on average."
+            attempts = "1 attempt" if n == 1 else f"{n} attempts"
+            return f"{attempts}, {mean:.2f} diamond from the target on average."
         first = self.mean_error(self.attempts[:5]) or 0.0
         last = self.mean_error(self.attempts[-5:]) or 0.0
         trend = "closer" if last < first else "further" if last > first else "as close"

@@ -1,4 +1,5 @@
-"""Diamond systems: set up a corner-5 three-rail stroke and read where the cue ball lands.
+"""Diamond systems: set up a corner-5 or plus-system three-rail stroke and read where the cue
+ball lands.
 
 The corner-5 ("the diamond system"; Byrne; Jewett, Billiards Digest 2010; Alciatore TP 7.2):
 the cue ball's line runs from an *origin* number through a *first-rail* number, both sighted on
@@ -21,6 +22,12 @@ is aimed through the sighting points. The third-rail arrival is read two ways:
   (the "through" sighting, as the origin and first-rail numbers are taken).
 
 The two differ by ``offset·|v_x/v_y|`` (about 0.25 diamond at 45°), always towards the near end.
+
+The plus system (Efler, *Systems in three cushion*; docs/analysis.md "The plus system") takes
+the same route and counts it differently: start numbers ``S`` in diamonds up the left long rail
+from the near (bottom) cushion, first-rail numbers ``F`` in half diamonds down the right long
+rail from the far cushion, third-rail numbers from the near cushion; the ball reaches ``S + F``.
+On our table that holds for soft strokes with a touch of running english.
 """
 
 from __future__ import annotations
@@ -97,10 +104,54 @@ def corner_five_stroke(
     The path turns left at the first rail, so left english (``tip_x < 0``) runs. The cue is
     turned by the squirt angle so that the ball itself leaves along the line.
     """
+    ox, oy = origin_point(table, origin, offset)
+    return _line_stroke(
+        table, (ox, oy), first_rail_point(table, first, offset), speed, english, spec
+    )
+
+
+def plus_start_point(table: TableSpec, start: float, offset: float = DIAMOND_LINE_OFFSET) -> Point:
+    """Sighting point of plus-system start number ``start`` on the left long rail's diamond
+    line: diamonds from the near (bottom) cushion."""
+    if not 0.5 <= start <= 7.0:
+        raise ValueError(f"plus start numbers run from 0.5 to 7, got {start}")
+    return (start * table.length / 8, table.width + offset)
+
+
+def plus_first_point(table: TableSpec, first: float, offset: float = DIAMOND_LINE_OFFSET) -> Point:
+    """Sighting point of plus-system first-rail number ``first`` on the right long rail: half
+    diamonds from the far (top) cushion, two numbers a diamond."""
+    if not 0.0 < first < 16.0:
+        raise ValueError(f"plus first-rail numbers run between 0 and 16, got {first}")
+    return (table.length - first * table.length / 16, -offset)
+
+
+def plus_stroke(
+    table: TableSpec,
+    start: float,
+    first: float,
+    speed: float,
+    english: float,
+    spec: PhysicsSpec = DEFAULT_SPEC,
+    offset: float = DIAMOND_LINE_OFFSET,
+) -> tuple[Point, Stroke]:
+    """Cue-ball position and stroke that send it from plus start number ``start`` through
+    first-rail number ``first`` with running english ``english`` at cue speed ``speed``; the
+    system says it reaches third-rail number ``start + first`` (``plus_arrival``)."""
+    origin = plus_start_point(table, start, offset)
+    return _line_stroke(table, origin, plus_first_point(table, first, offset), speed, english, spec)
+
+
+def _line_stroke(
+    table: TableSpec, origin: Point, aim: Point, speed: float, english: float, spec: PhysicsSpec
+) -> tuple[Point, Stroke]:
+    """Cue-ball position and stroke for a line sighted from ``origin`` (on the left long rail's
+    diamond line or beyond it) through ``aim`` (on the right long rail's diamond line), the ball
+    rolling on it with running (left) english ``english``."""
     if not 0.0 <= english <= 0.6:
         raise ValueError(f"running english is a tip offset in [0, 0.6], got {english}")
-    ox, oy = origin_point(table, origin, offset)
-    ax, ay = first_rail_point(table, first, offset)
+    ox, oy = origin
+    ax, ay = aim
     n = math.hypot(ax - ox, ay - oy)
     ux, uy = (ax - ox) / n, (ay - oy) / n
     r = table.ball_radius
@@ -143,3 +194,18 @@ def third_rail_arrival(
     # The incoming direction carries on, the ball centre at W − R, to the line at W + offset.
     line_x = x + vx / vy * (table.ball_radius + offset)
     return Arrival((table.length - x) / dia, (table.length - line_x) / dia)
+
+
+def plus_arrival(
+    result: ShotResult,
+    table: TableSpec,
+    ball: BallName = "white",
+    offset: float = DIAMOND_LINE_OFFSET,
+) -> Arrival | None:
+    """Where ``ball`` reaches the third rail of a plus-system path (right, top, left cushions),
+    in the plus system's count: diamonds from the near (bottom) cushion; None for another
+    route."""
+    got = third_rail_arrival(result, table, ball, offset)
+    if got is None:
+        return None
+    return Arrival(8.0 - got.at_rail, 8.0 - got.at_line)

@@ -9,6 +9,8 @@ import datetime
 import io
 from argparse import Namespace
 
+import pytest
+
 from client.bot.daily import answer, problem_of
 from client.bot.plan import Judge
 from client.daily_cli import positions, run
@@ -16,6 +18,7 @@ from shared.analysis.daily import pick
 from tests.client.practice_play import MISS_AT, play_practice
 
 
+@pytest.mark.slow
 async def test_the_daily_problem_is_a_missed_position_with_a_known_answer(
     server_url: str,
 ) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
+import pytest
 from PIL import Image
 
 from client.stats import gather, report, run, write_charts
@@ -69,6 +70,7 @@ def _recount(records: list[dict[str, Any]]) -> dict[str, Any]:
     return {"points": sum(points), "innings": len(runs), "runs": runs, "names": names}
 
 
+@pytest.mark.slow
 async def test_statistics_equal_a_recount_of_the_stored_strokes(
     game_server: GameServer, server_url: str, tmp_path: Path
 ) -> None:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from client.tournament_bot import still_in
 from shared.protocol import tournament as tw
 from tests.server.net.test_tournaments import (
@@ -85,6 +87,7 @@ def _bot(url: str, name: str, tid: str) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 async def test_bots_play_a_knockout_to_its_winner_and_exit(tmp_path: Path) -> None:
     clock = FakeClock()
     async with running(tmp_path, clock) as srv:

@@ -51,6 +51,7 @@ def test_offscreen_without_a_screenshot_is_refused() -> None:
     assert proc.returncode == 2 and "--offscreen goes with --screenshot" in proc.stderr
 
 
+@pytest.mark.slow
 def test_unreachable_server_is_a_clear_error_and_the_lobby_shows_it(tmp_path: Path) -> None:
     with socket.socket() as s:  # a port nobody listens on
         s.bind(("127.0.0.1", 0))

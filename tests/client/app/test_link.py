@@ -52,7 +52,10 @@ def test_server_killed_shows_reconnecting_freezes_the_clock_and_the_controls(
     assert down["overlay_after_s"] < 1.0
     assert down["overlay"][0].startswith("Reconnecting…")
     assert down["attempt_shown"]
-    assert set(down["clocks"]) == {down["clock_before"]}  # frozen for 1.5 s
+    # Frozen for 1.5 s, at what it showed when the link went (the kill takes up to a second to
+    # notice, in which the clock may tick once).
+    assert len(set(down["clocks"])) == 1, down["clocks"]
+    assert 0 <= int(down["clock_before"]) - int(down["clocks"][0]) <= 1, down
     assert not down["can_aim"] and down["sent"] == []
     assert down["ping"] == "offline"
 

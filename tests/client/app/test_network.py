@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
+
 from client.app.bridge import Bridge
 from client.app.model import GameModel
 from client.app.replay_view import _playable
@@ -84,6 +86,7 @@ def test_a_spectator_arriving_mid_stroke_sees_the_rest_of_it_in_step_with_the_pl
         player.bridge.close()
 
 
+@pytest.mark.slow
 def test_a_finished_match_is_listed_and_its_replay_decodes_for_the_replay_view(
     server_url: str,
 ) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+import pytest
+
 from client.app.bridge import Bridge
 from client.app.model import GameModel
 from client.app.practice_here import PracticeHere
@@ -33,6 +35,7 @@ def _strokes(replay: tc.Replay) -> list[tc.StrokePlayed]:
     return [s.body for s in replay.strokes if isinstance(s.body, tc.StrokePlayed)]
 
 
+@pytest.mark.slow
 async def test_a_replayed_stroke_is_read_as_a_player_reads_it(server_url: str) -> None:
     await play_practice(server_url)
     ticky, umbrella, miss = _strokes(await _replay(server_url))
@@ -79,6 +82,7 @@ class Window:
         raise AssertionError("timed out")
 
 
+@pytest.mark.slow
 async def test_practice_from_here_puts_the_balls_exactly_where_the_replay_had_them(
     server_url: str,
 ) -> None:

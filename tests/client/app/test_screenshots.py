@@ -268,10 +268,12 @@ def test_lobby_lists_rooms_with_the_selection_and_its_actions(
     assert close(px(img, 1000, H - 194), (60, 80, 120), 10)
     assert not close(px(img, 1000, H - 224), (60, 80, 120), 10)
     # Quick match leads the row, in its own colour; then join, watch, create, practice,
-    # replays, ranking, tournaments (eight buttons of 136 px with 16 px between them).
+    # replays, ranking, tournaments, statistics (nine buttons sharing the window's width less
+    # 40 px each side, with 10 px between them).
     assert close(px(img, 48, H - 740), PRIMARY, 10)
-    for i in range(1, 8):
-        assert close(px(img, 48 + 152 * i, H - 740), BUTTON, 10)
+    step = (1280 - 80 + 10) / 9
+    for i in range(1, 9):
+        assert close(px(img, 48 + step * i, H - 740), BUTTON, 10)
     # Log in… and Register…, top right.
     for bx in (1044, 1180):
         assert close(px(img, bx - 50, H - 49), BUTTON, 10)

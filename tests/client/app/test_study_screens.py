@@ -1,6 +1,7 @@
 """The study screens drawn offscreen (``python -m client.app.study_shots``, ARCADE_HEADLESS=1):
 the replay analysis marks each cushion contact of the cue ball where the physics put it and
-names the point; the drill screen rings the target on the third rail and scores the stroke."""
+names the point; the drill screen rings the target on the third rail and scores the stroke, for
+the corner five and for the plus system."""
 
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ from PIL import Image
 from client.app.layout import TableLayout
 from client.app.replay_analysis import CONTACT_COLOUR
 from client.app.study_shots import point_layout, point_replay
+from client.app.widgets import PRIMARY
 from client.app.words import JARGON
-from shared.analysis.drills import corner_five_drills
+from shared.analysis.drills import corner_five_drills, plus_drills
 from shared.analysis.reading import read_played
 from shared.protocol import to_client as tc
 from shared.table import MATCH
@@ -102,6 +104,30 @@ def test_the_drill_screen_rings_the_target_and_scores_the_stroke(rendered: Path)
     assert texts["drill3"].startswith("On the number: the cue ball reached 3.2")
     assert texts["drill4"].startswith("3 attempts")
     assert texts["dia2"] == "3.2"  # only the third cushion is numbered, in the system's count
+    for text in texts.values():
+        assert not JARGON.search(str(text)), text
+
+
+def test_the_plus_drill_rings_its_target_counted_from_the_near_end(rendered: Path) -> None:
+    img = Image.open(rendered / "drill_plus_two.png").convert("RGB")
+    texts = _texts(rendered, "drill_plus_two")
+    drill = plus_drills()[0]
+    layout = TableLayout.fit(MATCH, W, H)
+    # Target 6 of the plus count is 2 diamonds from the far (top) cushion of the physics.
+    tx, ty = layout.to_screen(MATCH.length - 2 * MATCH.length / 8, MATCH.width)
+    assert drill.target == 6.0
+    assert _ring_pixels(img, tx, ty, layout.ball_radius_px * 1.6, (80, 220, 120)) > 20
+    assert texts["target"] == "target 6"
+    assert texts["drill0"] == "Drill 1 of 6 · Plus system from 3 to 6"
+    assert texts["drill3"].startswith("On the number: the cue ball reached 6.1")
+    assert texts["drill4"].startswith("2 attempts")  # its own session, not the corner five's
+    assert texts["dia2"] == "6.1"
+    # The plus system's button is lit (the primary colour), the corner five's is not.
+    for key, lit in (("btn:system:plus", True), ("btn:system:corner_five", False)):
+        _, bx, by = json.loads((rendered / "drill_plus_two.json").read_text())[key]
+        px = img.getpixel((round(bx) - 62, H - round(by)))
+        assert isinstance(px, tuple)
+        assert (px[:3] == PRIMARY[:3]) is lit, (key, px)
     for text in texts.values():
         assert not JARGON.search(str(text)), text
 

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from client.app.tournaments import TournamentsState, summary_line
 from client.app.words import JARGON
 from shared.protocol import to_client as tc
@@ -65,6 +67,7 @@ def test_the_state_follows_the_events_and_our_table() -> None:
     assert st.message == "The tournament is full."  # the table screen's business
 
 
+@pytest.mark.slow
 def test_the_window_lists_shows_and_registers(tmp_path: Path) -> None:
     from server.process import ServerProcess
 

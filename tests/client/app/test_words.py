@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from client.app.words import ERRORS, JARGON, error_text, plain, reason_text
 
 GOLDEN = Path(__file__).parent.parent / "golden" / "three_cushion_equalized.jsonl"
@@ -34,6 +36,7 @@ def _drawn(recording: Path) -> list[str]:
 NAMES = {0: "Alice", 1: "Bob"}
 
 
+@pytest.mark.slow
 def test_a_whole_bot_match_seen_by_a_spectator_draws_no_seat_rule_id_or_error_code() -> None:
     drawn = _drawn(GOLDEN)
     assert any("Alice" in t for t in drawn) and any("Bob" in t for t in drawn)
@@ -48,6 +51,7 @@ def test_a_whole_bot_match_seen_by_a_spectator_draws_no_seat_rule_id_or_error_co
     assert not any(re.search(r"\b(top|bottom) cushion", t) for t in drawn)
 
 
+@pytest.mark.slow
 def test_the_round_2_lag_call_and_zones_read_as_the_player_sees_them() -> None:
     drawn = _drawn(GOLDEN_R2)
     assert [t for t in drawn if JARGON.search(t)] == []

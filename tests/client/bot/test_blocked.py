@@ -24,6 +24,9 @@ MASSE = ((1.0893, 1.0635), (1.2167, 1.0177), (1.5071, 0.9498))
 BUDGET_S = 60.0  # far above what the simulation cap needs: the search is deterministic
 R = MATCH.ball_radius
 
+# Level 4 and 5 searches (about a second each): started first, like test_plan.py's.
+pytestmark = pytest.mark.slow
+
 
 def _problem(balls: Balls) -> Problem:
     return Problem.of("straight_rail", "match", balls, "white", break_shot=True)

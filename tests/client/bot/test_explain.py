@@ -7,12 +7,15 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import Executor
 
+import pytest
+
 from client.bot.player import BotPlayer
 from client.commentary import Commentary
 from client.session import Session
 from shared.protocol import to_client as tc
 
 
+@pytest.mark.slow
 async def test_an_explaining_bot_says_its_choice_in_the_chat(
     server_url: str, think_pool: Executor
 ) -> None:

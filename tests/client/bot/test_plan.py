@@ -26,6 +26,7 @@ BUDGET_S = 60.0
 OPEN_POSITION = ((0.45, 0.35), (1.75, 0.95), (1.95, 0.80))
 
 
+@pytest.mark.slow
 def test_level_5_three_cushion_stroke_scores_when_replayed() -> None:
     problem = Problem.of("three_cushion", "match", OPEN_POSITION, "white")
     chosen = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S, humanise=False)
@@ -73,6 +74,7 @@ def test_the_lag_comes_back_near_the_bottom_cushion() -> None:
     assert final is not None and final[0] < 0.5
 
 
+@pytest.mark.slow
 def test_weak_levels_miss_more_than_strong_ones_by_aim_error() -> None:
     problem = Problem.of("three_cushion", "match", OPEN_POSITION, "white")
     dirs = {
@@ -111,6 +113,7 @@ def test_problem_is_read_from_the_match_view() -> None:
 BLOCKED = ((1.554, 0.434), (1.323, 0.433), (0.938, 0.416))
 
 
+@pytest.mark.slow
 def test_level_5_gets_past_a_ball_in_the_way() -> None:
     problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
     search = Search(problem, level(5), BUDGET_S, random.Random(1))
@@ -131,6 +134,7 @@ def test_level_5_gets_past_a_ball_in_the_way() -> None:
     assert out.points == 1 and not out.foul
 
 
+@pytest.mark.slow
 def test_levels_below_4_never_play_masse() -> None:
     problem = Problem.of("straight_rail", "match", BLOCKED, "white", break_shot=True)
     for lv in (1, 2, 3):

@@ -128,6 +128,7 @@ async def test_every_node_lists_every_room_and_says_where_a_room_runs(
         assert 'carom_cluster_relays{node="b"} 1' in metrics_b
 
 
+@pytest.mark.slow
 async def test_a_drained_node_hands_its_rooms_to_another_and_the_match_goes_on(
     pg_url: str, redis_url: str
 ) -> None:
@@ -169,6 +170,7 @@ async def _rejoin_mid(url: str, m: MidMatch) -> list[Wire]:
     return back
 
 
+@pytest.mark.slow
 async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
     pg_url: str, redis_url: str, procs: list[ServerProcess]
 ) -> None:
@@ -206,6 +208,7 @@ async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
         assert over.winner == 1 - m.shooter
 
 
+@pytest.mark.slow
 async def test_a_node_sent_sigterm_drains_and_its_match_goes_on_elsewhere_as_it_was(
     pg_url: str, redis_url: str, procs: list[ServerProcess]
 ) -> None:
@@ -237,6 +240,7 @@ async def test_a_node_sent_sigterm_drains_and_its_match_goes_on_elsewhere_as_it_
         assert without_clocks(after) == without_clocks(before)
 
 
+@pytest.mark.slow
 async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
     pg_url: str, redis_url: str
 ) -> None:

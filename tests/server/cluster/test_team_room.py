@@ -5,6 +5,8 @@ the partner due still due."""
 
 from __future__ import annotations
 
+import pytest
+
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
@@ -17,6 +19,7 @@ from tests.server.wire import Wire
 NAMES = ("alice", "bob", "carol", "dave")
 
 
+@pytest.mark.slow
 async def test_a_doubles_room_plays_across_nodes_and_survives_its_node_draining(
     pg_url: str, redis_url: str
 ) -> None:

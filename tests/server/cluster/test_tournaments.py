@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from server.net.actor import now_ms
 from server.process import ServerProcess
 from server.store.postgres import PostgresStore
@@ -30,6 +32,7 @@ def _runner(store: PostgresStore, tid: str) -> str | None:
     return None if row is None else row[0]
 
 
+@pytest.mark.slow
 async def test_a_killed_runners_event_is_taken_over(
     pg_url: str, redis_url: str, procs: list[ServerProcess]
 ) -> None:

@@ -11,6 +11,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from server.core.room import shift_clocks
 from server.process import ServerProcess
 from shared import rules
@@ -65,6 +67,7 @@ async def _back_as_it_was(url: str, m: MidMatch, before: MatchView, left_before:
     await other.close()
 
 
+@pytest.mark.slow
 async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     tmp_path: Path, procs: list[ServerProcess]
 ) -> None:
@@ -84,6 +87,7 @@ async def test_a_drain_and_restart_charges_no_downtime_to_the_shot_clock(
     await _back_as_it_was(second.url, m, before, left_before)
 
 
+@pytest.mark.slow
 async def test_a_kill_and_restart_keeps_the_shot_clock_used_and_the_whole_match(
     tmp_path: Path, procs: list[ServerProcess]
 ) -> None:
@@ -103,6 +107,7 @@ async def test_a_kill_and_restart_keeps_the_shot_clock_used_and_the_whole_match(
     await _back_as_it_was(second.url, m, before, left_before)
 
 
+@pytest.mark.slow
 async def test_a_kill_and_restart_charges_no_downtime_to_a_reconnection_grace(
     tmp_path: Path, procs: list[ServerProcess]
 ) -> None:
@@ -141,6 +146,7 @@ async def test_a_kill_and_restart_charges_no_downtime_to_a_reconnection_grace(
 # Disk full (point 2) ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
     procs: list[ServerProcess], small_disk: Path
 ) -> None:

@@ -391,6 +391,7 @@ async def test_a_look_alike_of_a_seated_players_name_is_marked(url: str) -> None
     assert line.sender == "\u0410lice (2)" and line.seat == 1
 
 
+@pytest.mark.slow
 async def test_the_rooms_list_shows_the_players_names_and_the_live_score(url: str) -> None:
     """Issue 21: a lobby's ``rooms`` entry names both players and, once the match is on, its
     score as it stands at the request (no score before the match starts)."""

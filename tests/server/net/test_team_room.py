@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -37,6 +39,7 @@ async def _miss(player: Wire, eve: Wire) -> tc.StrokePlayed:
     return played
 
 
+@pytest.mark.slow
 async def test_a_doubles_room_over_the_wire(url: str) -> None:
     names = ("alice", "bob", "carol", "dave")
     alice, bob, carol, dave = [await Wire.open(url, n) for n in names]
