@@ -95,17 +95,29 @@ def blocked_positions(n: int = BLOCKED, seed: int = SEED) -> list[Balls]:
     return out
 
 
+REPLAYS = 20  # executions of each chosen stroke with the level's error, on the blocked set
+
+
 def evaluate_blocked(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
-    """As :func:`evaluate`, on :func:`blocked_positions` (straight-rail breaks)."""
-    from client.bot.plan import Judge, plan_stroke
+    """As :func:`evaluate`, on :func:`blocked_positions` (straight-rail breaks), except that the
+    stroke chosen (without error) is executed ``REPLAYS`` times with the level's error: the
+    first column is then how many of them scored (0 to ``REPLAYS``), a much steadier measure
+    of a choice than one execution."""
+    import random as rnd
+
+    from client.bot.levels import level as level_of
+    from client.bot.plan import Judge, plan_stroke, with_error
     from client.bot.problem import Problem
 
     out: list[Row] = []
     for i, b in enumerate(balls):
         problem = Problem.of("straight_rail", "match", b, "white", break_shot=True)
-        plan = plan_stroke(problem, level_number, SEED + first + i, THINK_CAP_S)
-        stroke = plan.stroke()
-        scored = Judge(problem).run(stroke).points
+        seed = SEED + first + i
+        plan = plan_stroke(problem, level_number, seed, THINK_CAP_S, humanise=False)
+        judge = Judge(problem)
+        rng = rnd.Random(seed)
+        lvl = level_of(level_number)
+        scored = sum(judge.run(with_error(plan.stroke(), lvl, rng)).points for _ in range(REPLAYS))
         out.append((scored, plan.think_s, plan.sims, plan.kind))
     return out
 
@@ -127,13 +139,15 @@ def evaluate(level_number: int, first: int, balls: list[Balls]) -> list[Row]:
     return out
 
 
-def _kinds(rows: list[Row]) -> str:
-    """The share of jump and massé strokes and how many of them scored."""
+def _kinds(rows: list[Row], replays: int = 1) -> str:
+    """The share of jump and massé strokes and how often they scored (of ``replays``
+    executions each)."""
     parts = []
     for kind in ("jump", "masse"):
         picked = [r for r in rows if r[3] == kind]
         parts.append(
-            f"{100 * len(picked) / len(rows):5.1f}% ({sum(r[0] for r in picked)}/{len(picked)})"
+            f"{100 * len(picked) / len(rows):5.1f}% ({sum(r[0] for r in picked)}/"
+            f"{replays * len(picked)})"
         )
     return "  ".join(parts)
 
@@ -198,15 +212,17 @@ def blocked_lines(pool_size: int = 2) -> list[str]:
         for (lv, _k), fut in sorted(futures.items()):
             rows[lv].extend(fut.result())
     out = [
-        f"straight-rail breaks with the yellow in the way of the red: {len(pos)} positions",
+        f"straight-rail breaks with the yellow in the way of the red: {len(pos)} positions, "
+        f"each chosen stroke executed {REPLAYS} times with the level's error",
         "level  scoring  median think  max think / budget  jump (scored/played)  "
         "masse (scored/played)",
     ]
     for lv in (3, 4, 5):
         think = sorted(r[1] for r in rows[lv])
         out.append(
-            f"{lv:>5}  {100 * _share(rows[lv]):6.1f}%  {statistics.median(think):10.2f} s  "
-            f"{think[-1]:7.2f} / {level(lv).think_s:4.1f} s  {_kinds(rows[lv])}"
+            f"{lv:>5}  {100 * _share(rows[lv]) / REPLAYS:6.1f}%  "
+            f"{statistics.median(think):10.2f} s  {think[-1]:7.2f} / {level(lv).think_s:4.1f} s  "
+            f"{_kinds(rows[lv], REPLAYS)}"
         )
     return out
 

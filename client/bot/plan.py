@@ -383,14 +383,18 @@ class Search:
             scored += out[-1].outcome.points > 0
         return out
 
-    def refine(self, judge: Judge, cands: list[Candidate], keep: int) -> list[Candidate]:
-        """Pattern search around the best candidates on direction, speed and side spin."""
+    def refine(
+        self, judge: Judge, cands: list[Candidate], keep: int, reserve: int = 0
+    ) -> list[Candidate]:
+        """Pattern search around the best candidates on direction, speed and side spin,
+        leaving ``reserve`` simulations of the budget for the robustness check."""
         best = sorted(cands, key=_rank, reverse=True)[:keep]
         out = list(cands)
+        stop = self.sims_cap - reserve
         for cand in best:
             cur = cand
             step = self.level.sweep_step / 2
-            while step > 0.02 and not self.out_of_budget(judge):
+            while step > 0.02 and not self.out_of_budget(judge) and judge.sims < stop:
                 improved = False
                 s = cur.stroke
                 for trial in (
@@ -423,7 +427,9 @@ class Search:
         dt = max(0.03, 1.5 * lvl.tip_sigma)
         for cand in scoring:
             if self.out_of_budget(judge):
-                cand.value = 0.5 if not cand.value else cand.value  # untested: a coin flip
+                # Untested: a coin flip for a level stroke; a jump or a massé, which misses on
+                # smaller errors, is not played on trust.
+                cand.value = cand.value or (0.5 if cand.kind == "flat" else 0.0)
                 continue
             s = cand.stroke
             trials = [
@@ -434,6 +440,17 @@ class Search:
                 _with_tip(s, s.tip_x + dt, s.tip_y),
                 _with_tip(s, s.tip_x - dt, s.tip_y),
             ]
+            if cand.kind != "flat":
+                # A jump or a massé misses on errors that come together (docs/bots.md step 7):
+                # aim and speed off at once, each way.
+                trials += [
+                    replace(
+                        s,
+                        direction=(s.direction + a * da) % 360.0,
+                        speed=min(8.0, max(0.3, s.speed * fs**v)),
+                    )
+                    for a, v in ((1, 1), (1, -1), (-1, 1), (-1, -1))
+                ]
             hits = 1 + sum(judge.run(t).points for t in trials)
             cand.value = hits / (1 + len(trials))
             if self.level.position_play and cand.outcome.final is not None:
@@ -496,7 +513,12 @@ def _search_one(
     judge = Judge(problem, balls)
     cands = search.sweep(judge)
     # A ball in the way of the straight line to an object ball: jump strokes may clear it.
+    # They come on top of the level's simulations (its think time stays far inside its cap:
+    # docs/benchmarks.md), so that the level strokes are searched as without them: taken
+    # from the bank sweep, they cost level 5 more good banks than the jumps won.
     blocked = search.blocked(judge)
+    if blocked:
+        search.sims_cap += lvl.jump_sims
     if lvl.refine and not any(c.outcome.points for c in cands):
         # The bank sweep leaves the jump and massé shares of the budget: a flat stroke is the
         # safer bet (a massé misses on smaller errors), so massé is tried only when no flat
@@ -508,7 +530,12 @@ def _search_one(
     if lvl.refine and lvl.masse_sims and not any(c.outcome.points for c in cands):
         cands += search.sweep_masse(judge)
     if lvl.refine:
-        cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6)
+        # The scorers found so far keep the simulations their robustness check needs (a jump
+        # or a massé ten, a level stroke seven).
+        found = [c for c in cands if c.outcome.points]
+        reserve = 7 * min(12, sum(c.kind == "flat" for c in found))
+        reserve += 10 * min(6, sum(c.kind != "flat" for c in found))
+        cands = search.refine(judge, cands, keep=3 if lvl.number < 5 else 6, reserve=reserve)
     search.last_cands = cands
     scoring = sorted({id(c): c for c in cands if c.outcome.points}.values(), key=_rank)
     # The robustness check is the costly part: test the most promising scorers only, and
@@ -534,7 +561,7 @@ def _search_one(
     return best, judge.sims
 
 
-def _humanise(stroke: Stroke, lvl: Level, rng: random.Random) -> Stroke:
+def with_error(stroke: Stroke, lvl: Level, rng: random.Random) -> Stroke:
     """Add the level's Gaussian execution error (aim, speed, tip)."""
     speed = min(8.0, max(0.2, stroke.speed * (1 + rng.gauss(0, lvl.speed_sigma))))
     s = replace(
@@ -576,9 +603,11 @@ def plan_stroke(
     best_balls = problem.balls
     sims = 0
     for spot, balls in options:
+        base = search.sims_cap
         cand, used = _search_one(problem, balls, lvl, search)
         sims += used
-        search.sims_cap += lvl.sims // 2 if problem.spot_choice else 0
+        # (less the jump share _search_one may have added for this position)
+        search.sims_cap = base + (lvl.sims // 2 if problem.spot_choice else 0)
         better = best is None or (cand is not None and _key(cand) > _key(best))
         if cand is not None and better:
             best, best_spot, best_balls = cand, spot, balls
@@ -609,7 +638,7 @@ def plan_stroke(
         if safety is not None and defence.safety_pays(problem, best, safety, seed, max(0.05, rest)):
             chosen, safe, kind = safety.stroke, True, safety.kind
             reason = defence.safety_reason(problem, safety, table)
-    final = _humanise(chosen, lvl, rng) if humanise else chosen
+    final = with_error(chosen, lvl, rng) if humanise else chosen
     return Plan(
         CueParams.of(final, best_spot),
         expected=best.value,
@@ -712,7 +741,7 @@ def plan_lag(problem: LagProblem, level_number: int, seed: int) -> Plan:
     rng = random.Random(seed)
     # A lag a little short is safe; a little long bounces back up: aim slightly short.
     speed *= 0.985
-    s = _humanise(Stroke(0.0, speed, 0.0, 0.0, 0.0), lvl, rng)
+    s = with_error(Stroke(0.0, speed, 0.0, 0.0, 0.0), lvl, rng)
     # Keep the lag straight-ish: a big aim error would cross into the other half (R-LAG-4).
     direction = max(-1.0, min(1.0, ((s.direction + 180.0) % 360.0) - 180.0)) % 360.0
     cue = CueParams(direction=direction, speed=s.speed)

@@ -122,14 +122,15 @@ def test_level_5_gets_past_a_ball_in_the_way() -> None:
     assert not any(c.outcome.points for c in flat)  # no flat stroke at a ball or off a rail
     chosen = plan_stroke(problem, 5, seed=1, budget_s=BUDGET_S, humanise=False)
     stroke = chosen.stroke()
-    # Within level 5's 700 simulations (a robustness check started under the cap runs its six).
-    # Here it jumps the yellow (client/bot/blocked.py): a raised cue, in the air before the red.
-    assert chosen.kind == "jump" and stroke.elevation >= 40.0 and chosen.sims <= 706
-    # Replayed through the physics, it clears the yellow, takes the red first and scores.
+    # Within level 5's 700 simulations and its 120 for jumps (a robustness check started under
+    # the cap runs its checks to the end). What gets past the yellow is the search's choice
+    # (a jump, a massé, or a level stroke its refinement finds: client/bot/blocked.py and
+    # tests/client/bot/test_blocked.py test each kind).
+    assert chosen.sims <= level(5).sims + level(5).jump_sims + 10
+    # Replayed through the physics, it takes the red first (R-BREAK-2) and scores.
     result = simulate(MATCH, BLOCKED, "white", stroke)
     first = next(e for e in result.events if e.kind == "ball_ball")
     assert set(first.balls) == {"white", "red"}
-    assert any(e.kind == "airborne" and e.t < first.t for e in result.events)
     out = Judge(problem).run(stroke)
     assert out.points == 1 and not out.foul
 
