@@ -21,6 +21,7 @@ LOW = (12, 13)
 # so a busy machine cannot cut a search short and change its choice.
 BUDGET_S = 60.0
 
+
 def _problem(i: int) -> Problem:
     return Problem.of("three_cushion", "match", positions(40, seed=3)[i], "white")
 
