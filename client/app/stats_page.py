@@ -68,8 +68,12 @@ class StatsPage:
     def disciplines(self) -> tuple[str, ...]:
         """The disciplines the player has finished matches in, most played first."""
         counts = Counter(m.discipline for m in self.logs or ())
-        order = {d: i for i, d in enumerate(DISCIPLINES)}
-        return tuple(sorted(counts, key=lambda d: (-counts[d], order.get(d, len(order)), d)))
+
+        def rank(d: str) -> tuple[int, int, str]:
+            known = DISCIPLINES.index(d) if d in DISCIPLINES else len(DISCIPLINES)
+            return (-counts[d], known, d)
+
+        return tuple(sorted(counts, key=rank))
 
     @property
     def shown_discipline(self) -> str | None:

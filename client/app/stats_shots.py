@@ -74,6 +74,7 @@ async def _play(
     """Place the balls once the table rests, think, play; the points the stroke scored."""
     from client.session import ServerError
     from shared.protocol import to_client as tc
+    from shared.protocol.errors import ErrorCode
     from shared.protocol.views import CueParams
 
     while True:
@@ -81,7 +82,7 @@ async def _play(
             await session.place(balls)
             break
         except ServerError as exc:
-            if exc.code != "balls_moving":
+            if exc.code != ErrorCode.BALLS_MOVING:
                 raise
             await asyncio.sleep(0.2)
     await asyncio.sleep(think)
@@ -94,7 +95,9 @@ async def _play(
 
 def _playing(session: Session) -> Callable[[object], bool]:
     """The condition "the practice match is under way" for ``session.wait_for``."""
-    return lambda _msg: session.state.match is not None and session.state.match.phase == "play"
+    from shared.protocol.enums import Phase
+
+    return lambda _msg: session.state.match is not None and session.state.match.phase == Phase.PLAY
 
 
 async def play_sessions(url: str, sessions: int, seed: int = 7) -> None:

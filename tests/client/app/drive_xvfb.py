@@ -173,12 +173,15 @@ def step(dt: float) -> None:
         spectator = state.get("spectator")
         if spectator is not None:
             try:
-                spectator.wait(45)
+                spectator.wait(90)  # its own window and connection: slow on a busy machine
             except subprocess.TimeoutExpired:
                 spectator.kill()
                 spectator.wait()
-            with open(state["spectator_out"]) as fh:
-                report["spectator"] = json.load(fh)
+            try:
+                with open(state["spectator_out"]) as fh:
+                    report["spectator"] = json.load(fh)
+            except FileNotFoundError:
+                report["spectator"] = {"error": f"wrote nothing (exit {spectator.returncode})"}
         report["after"] = {
             "balls": {b: list(p) for b, p in m.resting_balls().items()},
             "innings": m.innings(0),

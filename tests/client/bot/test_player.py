@@ -30,6 +30,11 @@ async def _seat_two(url: str) -> tuple[Session, Session, str]:
     return a, b, room_id
 
 
+async def _first_line(lines: list[str]) -> None:
+    while not lines:
+        await asyncio.sleep(0.02)
+
+
 def _check_result(results: list[tc.GameOver]) -> int:
     assert results[0].seq == results[1].seq
     winner = results[0].winner
@@ -58,6 +63,8 @@ async def test_two_bots_play_a_full_match_while_a_spectator_watches(
     )
     spectator = asyncio.create_task(watch(server_url, room_id, out=out))
     try:
+        # The spectator is in the room (it printed the room's header) before the lag is played.
+        await asyncio.wait_for(_first_line(lines), 30)
         bots = [
             BotPlayer(s, 5, executor=think_pool, seed=i, think_s=4) for i, s in enumerate((a, b))
         ]

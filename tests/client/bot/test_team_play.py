@@ -21,7 +21,7 @@ MATCH = {"distance": 2, "equalizing": False}
 
 
 async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOver:
-    """A plain client that plays a firm stroke up the table whenever it is its turn; each
+    """A plain client that plays a soft stroke up the table (short table time) whenever it is its turn; each
     stroke's (seat, slot) is noted as the referee saw it when it was played."""
     acted: tuple[object, ...] | None = None
     while True:
@@ -35,13 +35,14 @@ async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOv
                 await asyncio.sleep(max(0.0, wait / 1000))
                 assert state.seat is not None and state.slot is not None
                 strokes.append((state.seat, state.slot))
-                await session.send(ts.Stroke(cue=CueParams(direction=80.0, speed=2.5)))
+                await session.send(ts.Stroke(cue=CueParams(direction=80.0, speed=0.4)))
         msg = await session.events.get()
         if isinstance(msg, tc.GameOver):
             return msg
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # table time: a three-cushion stroke rolls 10 to 14 s of real time
 @pytest.mark.parametrize("form", ["doubles", "scotch"])
 async def test_four_clients_two_of_them_bots_play_a_team_match_to_its_end(
     server_url: str, think_pool: Executor, form: str
@@ -62,7 +63,7 @@ async def test_four_clients_two_of_them_bots_play_a_team_match_to_its_end(
             lambda m: seen.append(m) if isinstance(m, tc.StrokePlayed) else None
         )
         bots = [
-            BotPlayer(s, 5, executor=think_pool, seed=i, think_s=3)
+            BotPlayer(s, 5, executor=think_pool, seed=i, think_s=1.5)
             for i, s in enumerate(sessions[:2])
         ]
         partner_strokes: list[tuple[int, int]] = []

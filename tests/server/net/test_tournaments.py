@@ -211,7 +211,9 @@ async def test_a_knockout_runs_from_registration_to_a_winner_by_itself(tmp_path:
         assert len(final.rounds) == 3
         assert [m.reason for m in final.rounds[0].matches] == ["bye", "concede", "bye", "bye"]
         assert all(m.match_id is not None for r in final.rounds[1:] for m in r.matches)
-        # A watcher was sent every change, the last one the finished event.
+        # A watcher was sent every change, the last one the finished event (the push may come
+        # just after the answer that already read the event finished).
+        await org.expect(tw.TournamentInfo, where=lambda m: m.re is None and m.state == "finished")
         pushed = [m for m in org.log if isinstance(m, tw.TournamentInfo) and m.re is None]
         assert pushed and pushed[-1].state == "finished" and pushed[-1].winner == first
         versions = [m.version for m in pushed]
