@@ -21,7 +21,7 @@ Environment: ``CAROM_BENCH_DEFENCE_LEVEL`` (3), ``CAROM_BENCH_DEFENCE_ROOMS`` (1
 ``CAROM_BENCH_DEFENCE_SECONDS`` (240), ``CAROM_BENCH_DEFENCE_THINK`` (4 s),
 ``CAROM_BENCH_DEFENCE_PERSONALITY`` (``balanced`` or ``safe``), ``CAROM_BENCH_DEFENCE_SEED``
 (2026: the bots' seeds, and the offline run's positions). The server, the bots' worker
-processes and the connections all end when the run ends, also on Ctrl-C.
+processes and the connections all end when the run ends, also on Ctrl-C or SIGTERM.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import asyncio
 import math
 import multiprocessing
 import os
+import signal
 import statistics
 import tempfile
 import time
@@ -210,6 +211,10 @@ def measure_all(pool: Executor, found: list[Miss]) -> list[float]:
     return [c for part in pool.map(_measure, chunks) for c in part]
 
 
+def _interrupted(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM ends the run as Ctrl-C does: everything is stopped
+
+
 def run() -> Iterator[str]:
     from client.bot.pool import stop_pool
     from server.process import ServerProcess
@@ -217,6 +222,7 @@ def run() -> Iterator[str]:
     started = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
     pool = ProcessPoolExecutor(2, mp_context=ctx)
+    previous = signal.signal(signal.SIGTERM, _interrupted)
     try:
         with (
             tempfile.TemporaryDirectory() as tmp,
@@ -228,6 +234,7 @@ def run() -> Iterator[str]:
         found = [m for room in per_room for m in misses(room)]
         chances = measure_all(pool, found)
     finally:
+        signal.signal(signal.SIGTERM, previous)
         stop_pool(pool)
     yield (
         f"level {LEVEL}, {ROOMS} rooms on a real server for {SECONDS:.0f} s "
