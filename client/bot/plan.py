@@ -5,8 +5,9 @@ Search (docs/bots.md "How the bots think"):
 
 1. **Sweep.** Directions that hit each object ball first (its whole window of cut angles, at
    the level's fine step) and, for the stronger levels, a coarser sweep of the full circle for
-   cushion-first (bank) strokes, each at a few (speed, spin) styles. Level 5, when no flat
-   stroke scores, then tries massé strokes that curve round a ball in the way.
+   cushion-first (bank) strokes, each at a few (speed, spin) styles. Levels 4–5 jump over a
+   ball that blocks the straight line to an object ball (``blocked.py``) and, when nothing
+   else scores, try massé strokes that curve round it.
 2. **Judge.** Each result goes through the referee's ``judge_stroke``: points, fouls, zone
    rules, the break's red-first rule. A stroke that does not score gets a *near miss* distance:
    how close the cue ball came to the second ball once the discipline's conditions (first ball
