@@ -98,8 +98,15 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from server.config import ServerConfig
+    from server.credentials import password_cost
     from server.net.gateway import GameServer
     from server.store.sqlite import StoreError
+
+    try:
+        password_cost()  # a bad setting stops the server here, not at the first login
+    except ValueError as exc:
+        print(f"carom serve: {exc}", file=sys.stderr)
+        return 2
 
     logging.basicConfig(
         level=getattr(logging, str(args.log_level).upper(), logging.INFO),

@@ -9,16 +9,35 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 
 # scrypt cost (RFC 7914 §2 suggests N=2^14, r=8 for interactive logins): ~16 MiB, tens of ms.
-_N, _R, _P = 2**14, 8, 1
+_R, _P = 8, 1
+DEFAULT_COST = 14  # log2 of scrypt's N
+# CAROM_PASSWORD_COST sets log2 N for new hashes (docs/operations.md). Raise it on fast hardware.
+# Lower it only where no password needs protecting: the test suite, which registers and logs in
+# hundreds of throwaway accounts, uses 10 (about 16 times cheaper). Each stored hash carries its
+# own N, so passwords stored at one cost still check at another.
+COST_ENV = "CAROM_PASSWORD_COST"
+COSTS = range(10, 21)
+
+
+def password_cost() -> int:
+    """log2 of scrypt's N for new hashes; a clear error for a setting out of range."""
+    raw = os.environ.get(COST_ENV, "").strip()
+    if not raw:
+        return DEFAULT_COST
+    if not raw.isdigit() or int(raw) not in COSTS:
+        raise ValueError(f"{COST_ENV} must be a whole number from {COSTS[0]} to {COSTS[-1]}")
+    return int(raw)
 
 
 def hash_password(password: str) -> str:
+    n = 2 ** password_cost()
     salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=_N, r=_R, p=_P, dklen=32)
-    return f"scrypt${_N}${_R}${_P}${salt.hex()}${digest.hex()}"
+    digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=_R, p=_P, dklen=32)
+    return f"scrypt${n}${_R}${_P}${salt.hex()}${digest.hex()}"
 
 
 def check_password(password: str, stored: str) -> bool:

@@ -3,6 +3,13 @@
 # under CAROM_NO_SKIP=1), and the guards that keep a green run honest (tests/strict.py); rule
 # coverage by the rules the referee really applies (CAROM_RULE_COVERAGE=1, docs/rules.md);
 # pytester runs the coverage plugin on a small suite of its own (tests/test_rule_coverage.py).
+import os
+
+# The suite registers and logs in hundreds of throwaway accounts: scrypt at 2^10, not the
+# production 2^14 (server/credentials.py; tests/server/test_credentials.py checks the default).
+# Set here, so every server the tests start, in process or not, inherits it.
+os.environ.setdefault("CAROM_PASSWORD_COST", "10")
+
 pytest_plugins = [
     "tests.strict",
     "tests.engines",
