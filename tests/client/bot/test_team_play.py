@@ -21,8 +21,8 @@ MATCH = {"distance": 2, "equalizing": False}
 
 
 async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOver:
-    """A plain client that plays a soft stroke up the table (short table time) whenever it is its turn; each
-    stroke's (seat, slot) is noted as the referee saw it when it was played."""
+    """A plain client that plays a soft stroke up the table (little table time) whenever it is
+    its turn; each stroke's (seat, slot) is noted as the referee saw it when it was played."""
     acted: tuple[object, ...] | None = None
     while True:
         state = session.state
