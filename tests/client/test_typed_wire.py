@@ -44,6 +44,7 @@ BUDGET = {
     "app/tournaments.py": 1,  # the events' state words (a name table)
     "app/widgets.py": 2,
     "app/words.py": 2,
+    "bot/blocked.py": 1,  # the simulator's trajectory by ball, not a wire map
     "bot/plan.py": 5,
     "bot_cli.py": 1,
     "commentary.py": 1,
