@@ -362,5 +362,7 @@ def save_screenshot(window: arcade.Window, path: str | Path) -> Path:
     img = arcade.get_image(0, 0, window.width, window.height)
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
-    img.convert("RGB").save(out)
+    # zlib level 1: a screenshot is written in a few hundredths of a second instead of a tenth or
+    # two, for a file about a third larger (the tests write hundreds).
+    img.convert("RGB").save(out, compress_level=1)
     return out

@@ -169,7 +169,7 @@ def _play(args: argparse.Namespace, url: str, name: str, local: Any, headless: b
     try:
         if args.screenshot is not None:
             image = run_frames(window, args.after)
-            image.convert("RGB").save(args.screenshot)
+            image.convert("RGB").save(args.screenshot, compress_level=1)
             print(args.screenshot)
         else:
             # With a remote URL that did not answer, the lobby stays open with the error so
