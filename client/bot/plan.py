@@ -52,7 +52,10 @@ class Plan:
 
     cue: CueParams  # what the ``stroke`` message sends (``spot`` on a break with a choice)
     respot: bool = False  # ask for a re-spot instead (R-FROZEN-1a)
-    expected: float = 0.0  # estimated probability of scoring
+    expected: float = 0.0  # estimated probability of scoring (the search's robust estimate)
+    # The attack's share of scoring replays with the level's execution error (``executed_chance``),
+    # measured when the bot may defend; None when not measured.
+    executed: float | None = None
     sims: int = 0  # simulations used
     think_s: float = 0.0  # wall-clock seconds spent
     reason: str = ""  # the choice in one sentence for people ("plays safe: …")
@@ -573,6 +576,36 @@ def with_error(stroke: Stroke, lvl: Level, rng: random.Random) -> Stroke:
     return _with_tip(s, tx, ty)
 
 
+EXECUTED_TRIALS = 16  # replays of the chosen attack with the level's execution error
+EXECUTED_SEED = 0x5EED  # mixed into the plan's seed: the replays draw from their own generator
+
+
+def executed_chance(
+    problem: Problem,
+    balls: Balls,
+    stroke: Stroke,
+    lvl: Level,
+    seed: int,
+    deadline: float,
+    trials: int = EXECUTED_TRIALS,
+) -> float | None:
+    """The share of ``trials`` replays of ``stroke``, each with the level's execution error as
+    ``with_error`` adds it to the stroke sent (aim, speed and tip off together), that score —
+    the attack's chance as the level really plays it. The robustness check pushes one
+    parameter at a time and so overrates a stroke that misses when they err together
+    (docs/analysis.md "Bots"). Seeded and deterministic; ``None`` when the clock
+    (``deadline``, monotonic) stops it before half the replays ran."""
+    judge = Judge(problem, balls)
+    rng = random.Random(seed ^ EXECUTED_SEED)
+    hits = done = 0
+    for _ in range(trials):
+        if time.monotonic() >= deadline:
+            break
+        hits += judge.run(with_error(stroke, lvl, rng)).points > 0
+        done += 1
+    return hits / done if 2 * done >= trials else None
+
+
 def plan_stroke(
     problem: Problem,
     level_number: int,
@@ -622,27 +655,38 @@ def plan_stroke(
         return Plan(gentle, respot=True, sims=sims, think_s=time.monotonic() - started)
     from client.bot import defence
 
-    chosen, reason, safe = best.stroke, _attack_reason(problem, best_balls, best), False
-    kind = best.kind
     below = defence.defend_below(personality)
+    defends = below > 0 and lvl.refine and not problem.spot_choice and not problem.break_shot
+    attack = best
+    if defends and best.outcome.points:
+        # Judge the attack by how the level really plays it (its joint execution error), not
+        # by the robustness check's one-at-a-time pushes: a tenth of what is left at most.
+        left = budget_s - (time.monotonic() - started)
+        ends = time.monotonic() + 0.1 * left
+        executed = executed_chance(problem, best_balls, best.stroke, lvl, seed, ends)
+        if executed is not None:
+            attack = replace(best, value=executed)
+    chosen, reason, safe = best.stroke, _attack_reason(problem, best_balls, attack), False
+    kind = best.kind
     left = budget_s - (time.monotonic() - started)
     if (
-        best.value < below
-        and lvl.refine
-        and not problem.spot_choice
-        and not problem.break_shot
+        defends
+        and attack.value < below
         and left > 1.0  # the safeties and the look-ahead must fit in what is left
     ):
         # The safeties get 60 % of what is left, the look-ahead the rest: within the budget.
-        safety = defence.choose_safety(problem, search.last_cands, best.value, seed, 0.6 * left)
+        safety = defence.choose_safety(problem, search.last_cands, attack.value, seed, 0.6 * left)
         rest = budget_s - (time.monotonic() - started)
-        if safety is not None and defence.safety_pays(problem, best, safety, seed, max(0.05, rest)):
+        if safety is not None and defence.safety_pays(
+            problem, attack, safety, seed, max(0.05, rest)
+        ):
             chosen, safe, kind = safety.stroke, True, safety.kind
             reason = defence.safety_reason(problem, safety, table)
     final = with_error(chosen, lvl, rng) if humanise else chosen
     return Plan(
         CueParams.of(final, best_spot),
         expected=best.value,
+        executed=attack.value if attack is not best else None,
         sims=sims,
         think_s=time.monotonic() - started,
         reason=reason,
