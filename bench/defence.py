@@ -63,6 +63,7 @@ class Stroke:
     expected: float  # the bot's estimate of its attack (Plan.expected)
     think_s: float
     after: Balls  # where the balls stopped (white, yellow, red)
+    executed: float | None = None  # the attack replayed with its execution error (Plan.executed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,7 @@ class Miss:
     expected: float
     ball: str
     after: Balls
+    executed: float | None = None
 
 
 @dataclass
@@ -137,6 +139,7 @@ async def _room(url: str, index: int, pool: Executor, out: list[Stroke], stop_at
                     plan.expected if plan else 0.0,
                     plan.think_s if plan else 0.0,
                     (after[0], after[1], after[2]),
+                    plan.executed if plan else None,
                 )
             )
 
@@ -176,7 +179,7 @@ def misses(strokes: list[Stroke]) -> list[Miss]:
                 break
         if ended:
             kind = "safety" if s.safety else "attack"
-            out.append(Miss(s.personality, kind, conceded, s.expected, s.ball, s.after))
+            out.append(Miss(s.personality, kind, conceded, s.expected, s.ball, s.after, s.executed))
     return out
 
 
@@ -288,6 +291,11 @@ def report(
                 f"{_mean([c for _, c in picked])}, its object balls "
                 f"{statistics.median(gaps):.2f} m apart (median); this bot's own estimate "
                 f"before the stroke {_mean([m.expected for m in ms])}"
+                + (
+                    f", replayed with its execution error {_mean(executed)} ({len(executed)})"
+                    if (executed := [m.executed for m in ms if m.executed is not None])
+                    else ""
+                )
             )
         think = sorted(s.think_s for s in mine)
         jumps = [s for s in mine if s.kind == "jump"]

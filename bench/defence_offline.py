@@ -87,6 +87,7 @@ def play(strokes: int = STROKES, level_number: int = LEVEL, seed: int = SEED) ->
                     plan.expected,
                     plan.think_s,
                     (after[0], after[1], after[2]),
+                    plan.executed,
                 )
             )
             if state.phase is not Phase.PLAY:
