@@ -1,6 +1,8 @@
 """A spectator's window (offscreen) that joins a room while a stroke rolls, for test_xvfb.py.
 
-``python drive_spectator.py URL ROOM_ID OUT.json``: connects to the real server, spectates,
+``python drive_spectator.py URL ROOM_ID OUT.json [GO]``: connects to the real server (with GO,
+it opens its window and connects first, and asks to watch once the file GO exists: a busy
+machine's start-up then cannot make it arrive after the stroke), spectates,
 draws frames on the window's own code until the stroke it arrived in has rested and its
 consequences are shown, and writes what was drawn: the texts of a frame 1 s into its view of
 the stroke, of a frame half way, and of a frame after rest, with where the calls were written.
@@ -23,6 +25,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 from client.app.app import Controller, make_window, run_frames
 
 URL, ROOM, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
+GO = sys.argv[4] if len(sys.argv) > 4 else None
 
 
 def main() -> None:
@@ -35,6 +38,13 @@ def main() -> None:
         err = c.connect(URL, "late-spectator")
         assert err is None, err
         c.show_lobby()
+        if GO is not None:
+            with open(GO + ".ready", "w"):
+                pass
+        ready = time.monotonic() + 60
+        while GO is not None and not os.path.exists(GO) and time.monotonic() < ready:
+            run_frames(window, 1 / 60, real_time=False)
+            time.sleep(0.01)
         c.send(ts.Spectate(room_id=ROOM, password=None))
         deadline = time.monotonic() + 60
         joined_t: float | None = None

@@ -124,7 +124,23 @@ def step(dt: float) -> None:
                 "score": m.score(0),
                 "hud": view.scene.labels.text("stats0"),  # type: ignore[union-attr]
             }
+            # The late spectator's window and connection, ready before the stroke.
+            state["spectator_out"] = OUT + ".spectator.json"
+            state["spectator_go"] = OUT + ".go"
+            state["spectator"] = subprocess.Popen(
+                [
+                    sys.executable,
+                    SPECTATOR,
+                    URL,
+                    str(m.state.room_id),
+                    state["spectator_out"],
+                    state["spectator_go"],
+                ],
+                env={**os.environ, "ARCADE_HEADLESS": "1"},
+            )
             state["phase"] = "aim"
+    elif phase == "aim" and not os.path.exists(state["spectator_go"] + ".ready"):
+        pass  # the spectator is still starting
     elif phase == "aim":
         # Aim at the red ball: move the mouse there, press, pull back 0.2 m, release.
         layout = view.layout  # type: ignore[union-attr]
@@ -151,12 +167,10 @@ def step(dt: float) -> None:
         if m.animation is not None:
             report["stroke_seen_after_s"] = elapsed
             state["phase"] = "rolling"
-            # A spectator arrives while the balls roll (its own window, offscreen).
-            state["spectator_out"] = OUT + ".spectator.json"
-            state["spectator"] = subprocess.Popen(
-                [sys.executable, SPECTATOR, URL, str(m.state.room_id), state["spectator_out"]],
-                env={**os.environ, "ARCADE_HEADLESS": "1"},
-            )
+            # A spectator arrives while the balls roll (its own window, offscreen, started
+            # before the stroke and waiting for this file).
+            with open(state["spectator_go"], "w"):
+                pass
     elif phase == "rolling":
         if not m.animating() and not m.holding:
             m.poses()  # settle

@@ -63,7 +63,7 @@ async def test_a_doubles_room_plays_across_nodes_and_survives_its_node_draining(
         await a.stop()  # the room's node drains: the room is saved and handed on
         for w in (*wires, eve):
             assert await w.closed() == 1001
-        await _until(lambda: rid in b.rooms, timeout=20)
+        await _until(lambda: rid in b.rooms, timeout=60)  # a wait, not a measure
 
         back = []
         for w, name, token, place in zip(wires, NAMES, tokens, places, strict=True):
