@@ -42,11 +42,17 @@ class DeclaredGroups(LoadScopeScheduling):
 
     # xdist's extension point for work units (its loadfile and loadgroup modes override it too).
     def _split_scope(self, nodeid: str) -> str:
-        path = nodeid.split("::", 1)[0]
-        if path not in self.groups:
-            self.groups[path] = module_group(self.root / path)
-        group = self.groups[path]
-        return f"group:{group}" if group else nodeid
+        return work_unit(nodeid, self.root, self.groups)
+
+
+def work_unit(nodeid: str, root: Path, groups: dict[str, str | None]) -> str:
+    """The work unit of a test: its module's declared group, or the test alone. ``groups``
+    remembers each module's declaration (read once per module)."""
+    path = nodeid.split("::", 1)[0]
+    if path not in groups:
+        groups[path] = module_group(root / path)
+    group = groups[path]
+    return f"group:{group}" if group else nodeid
 
 
 @pytest.hookimpl(trylast=True)
