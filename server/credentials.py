@@ -33,8 +33,9 @@ def password_cost() -> int:
     return int(raw)
 
 
-def hash_password(password: str) -> str:
-    n = 2 ** password_cost()
+def hash_password(password: str, cost: int | None = None) -> str:
+    """A salted scrypt hash at ``cost`` (log2 N), or at the configured cost."""
+    n = 2 ** (password_cost() if cost is None else cost)
     salt = secrets.token_bytes(16)
     digest = hashlib.scrypt(password.encode(), salt=salt, n=n, r=_R, p=_P, dklen=32)
     return f"scrypt${n}${_R}${_P}${salt.hex()}${digest.hex()}"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.scheduling import module_group, work_unit
+from tests.scheduling import module_group, needs_more, work_unit
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,3 +48,11 @@ def test_slow_tests_are_collected_first(
     )
     ids = [line for line in result.outlines if "::" in line]
     assert ids == ["test_b.py::test_long", "test_a.py::test_quick"]
+
+
+def test_a_worker_gets_its_next_test_only_when_down_to_the_one_it_runs() -> None:
+    # xdist keeps up to three tests queued per worker, so a long match could wait behind
+    # another for a minute while other workers were idle; here a worker holds one beyond the
+    # running one (it needs that one to know whether to tear its module's fixtures down).
+    assert needs_more(0) and needs_more(1)
+    assert not needs_more(2) and not needs_more(3)

@@ -332,6 +332,9 @@ def run_frames(
     Each frame: deliver input events, update the view, draw, capture if last, flip. With
     ``real_time`` the loop sleeps to hold ``fps``; without it, frames run back to back (the
     model's clock decides where balls are, so this only changes how many frames are drawn).
+    A ``GameWindow`` skips the frames that would show nothing new, as in arcade's loop (a
+    software renderer spends most of a headless run drawing the same lobby again); the last
+    frame is always drawn.
     """
     dt = 1.0 / fps
     frames = max(1, round(seconds * fps))
@@ -343,10 +346,13 @@ def run_frames(
         fire(window, "on_update", dt)
         if on_frame is not None:
             on_frame(i)
-        fire(window, "on_draw")
-        if i == frames - 1:
-            image = arcade.get_image(0, 0, window.width, window.height)
-        window.flip()
+        last = i == frames - 1
+        wants = window.wants_frame() if isinstance(window, GameWindow) else True
+        if wants or last:
+            fire(window, "on_draw")
+            if last:
+                image = arcade.get_image(0, 0, window.width, window.height)
+            window.flip()
         if real_time:
             rest = dt - (time.perf_counter() - started)
             if rest > 0:

@@ -30,7 +30,13 @@ from server.core.events import DomainEvent, MatchFinished
 from server.core.limits import Attempts, LocalAttempts
 from server.core.matchmaking import Matchmaker, Pairing, TeamPairing, Ticket, TicketQueue
 from server.core.record import RoomSettings
-from server.credentials import check_password, hash_password, new_token, token_hash
+from server.credentials import (
+    check_password,
+    hash_password,
+    new_token,
+    password_cost,
+    token_hash,
+)
 from server.net.actor import Enter, now_ms
 from server.net.hashing import Busy
 from server.store.rows import leader_rows, profile_matches, standing_rows
@@ -55,11 +61,15 @@ BOT_MARK = " (bot)"
 BOT_RATING = {1: 1100.0, 2: 1300.0, 3: 1500.0, 4: 1700.0, 5: 1900.0}
 
 
-@functools.cache
 def _dummy_hash() -> str:
     """Checked when a login names no account, so that an unknown name costs the same scrypt
-    time as a wrong password (one answer, one timing)."""
-    return hash_password(secrets.token_hex(16))
+    time as a wrong password (one answer, one timing): made at the cost new hashes use now."""
+    return _dummy_hash_at(password_cost())
+
+
+@functools.cache
+def _dummy_hash_at(cost: int) -> str:
+    return hash_password(secrets.token_hex(16), cost)
 
 
 class StandingDesk:

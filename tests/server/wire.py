@@ -153,6 +153,8 @@ def stroke_for(
     state = replace(state, deadline_ms=None, resting_at_ms=0)  # tried at time 0: at rest, no clock
     cue = rules.cue_ball(state)
     table = options.table_spec
+    # A soft miss first: the balls roll in table time, which tests over the wire wait out (a
+    # miss at 0.1 m/s rests in 1.5 s, at 0.3 m/s in 6.5 s).
     grid = (
         [
             (sp, tx, float(d))
@@ -161,7 +163,7 @@ def stroke_for(
             for d in range(360)
         ]
         if score
-        else [(0.3, 0.0, float(d)) for d in range(0, 360, 15)]
+        else [(sp, 0.0, float(d)) for sp in (0.1, 0.3) for d in range(0, 360, 15)]
     )
     for speed, tip_x, direction in grid:
         stroke = Stroke(direction, speed, tip_x, 0.1)

@@ -54,28 +54,43 @@ def listening_port(pid: int) -> int | None:
     return None
 
 
-def metric(port: int, name: str) -> float:
-    """One counter or gauge of the local server's /metrics (0 when absent)."""
-    import urllib.request
+def bot_has_lagged(port: int, titles: list[str]) -> bool:
+    """The bot has played its lag stroke (the window would ask before leaving the match): a
+    spectator's snapshot of the room named in the window's title says so. (The lag itself ends
+    only when the player in the window plays or runs out of time.)"""
+    import asyncio
+
+    from websockets.exceptions import WebSocketException
+
+    from shared.protocol import to_client as tc
+    from shared.protocol import to_server as ts
+    from tests.server.wire import Wire
+
+    rooms = [t.rsplit("room ", 1)[1].strip() for t in titles if "room " in t]
+    if not rooms:
+        return False
+
+    async def look() -> bool:
+        w = await Wire.open(f"ws://127.0.0.1:{port}/", "watcher")
+        try:
+            snap = await w.request(ts.Spectate(room_id=rooms[0]), tc.Snapshot)
+        finally:
+            await w.close()
+        lag = snap.match.lag
+        return lag is not None and any(lag.played)
 
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as r:
-            text = r.read().decode()
-    except OSError:
-        return 0.0
-    return sum(
-        float(line.split()[-1])
-        for line in text.splitlines()
-        if line.startswith(name + " ") or line.startswith(name + "{")
-    )
+        return asyncio.run(look())
+    except (OSError, AssertionError, TimeoutError, WebSocketException):
+        return False  # not up yet, or the room not yet open: the caller asks again
 
 
-def match_under_way(cmds: list[str]) -> bool:
+def match_under_way(cmds: list[str], titles: list[str]) -> bool:
     """The bot has played a stroke of the match (its lag): the lag is on in the window too."""
     for line in cmds:
         if "-m server" in line and "server.sim.worker" not in line:
             port = listening_port(int(line.split()[0]))
-            return port is not None and metric(port, "carom_strokes_total") >= 1
+            return port is not None and bot_has_lagged(port, titles)
     return False
 
 
@@ -104,7 +119,7 @@ def main() -> dict[str, object]:
                 any("client.cli bot" in c for c in cmds)
                 and any("spawn_main" in c for c in cmds)
                 and any("room" in t for t in titles)
-                and match_under_way(cmds)
+                and match_under_way(cmds, titles)
             )
             if ready:
                 break
