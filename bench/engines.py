@@ -114,8 +114,13 @@ class Engine:
         self.proc.wait(10)
 
 
-@dataclass(eq=False)
-class Postgres(Engine):
+@dataclass(frozen=True)
+class PostgresAt:
+    """A PostgreSQL on a loopback port that somebody else started (and stops): its URLs, and
+    new databases in it."""
+
+    port: int
+
     def url(self, db: str = DB_NAME) -> str:
         return f"postgresql://{PG_USER}@127.0.0.1:{self.port}/{db}"
 
@@ -126,6 +131,16 @@ class Postgres(Engine):
         with psycopg.connect(self.url("postgres"), autocommit=True) as con:
             con.execute(f'CREATE DATABASE "{db}"')  # names are ours: [a-z0-9_]
         return self.url(db)
+
+
+@dataclass(eq=False)
+class Postgres(Engine):
+    def url(self, db: str = DB_NAME) -> str:
+        return PostgresAt(self.port).url(db)
+
+    def create_database(self, db: str) -> str:
+        """A new empty database (each test gets its own); its URL."""
+        return PostgresAt(self.port).create_database(db)
 
 
 def _as_postgres() -> dict[str, Any]:
@@ -142,7 +157,9 @@ def _own(path: Path) -> None:
         os.chown(path, pw.pw_uid, pw.pw_gid)
 
 
-def start_postgres(root: Path, port: int | None = None, durable: bool = True) -> Postgres:
+def start_postgres(
+    root: Path, port: int | None = None, durable: bool = True, max_connections: int = 100
+) -> Postgres:
     """PostgreSQL with its data in ``root/pgdata`` (initialised if missing), on loopback only,
     trusting local connections (loopback, a throwaway cluster). ``durable=False`` turns fsync
     off: for tests, where a power cut cannot matter."""
@@ -179,6 +196,7 @@ def start_postgres(root: Path, port: int | None = None, durable: bool = True) ->
     port = port or free_port()
     log_file = open(log, "ab")  # noqa: SIM115 (closed by Engine.stop)
     options = ["-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={sockets}"]
+    options += ["-c", f"max_connections={max_connections}"]
     if not durable:
         options += ["-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"]
     proc = subprocess.Popen(

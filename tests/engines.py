@@ -1,22 +1,57 @@
-"""Real PostgreSQL and Redis for the cluster tests: one throwaway process of each per test
-session (started on first use, stopped at the end, also after a failure), a fresh database or
-an empty Redis per test. Without the engines installed these tests skip and say why; CI
-(``.ci/run``) installs both, so there they run."""
+"""Real PostgreSQL and Redis for the cluster tests: throwaway processes (started on first use,
+stopped at the end, also after a failure), a fresh database or an empty Redis per test. Without
+the engines installed these tests skip and say why; CI (``.ci/run``) installs both, so there
+they run.
+
+A run with xdist workers shares one PostgreSQL, started by the controller before the workers
+(each worker's own would run initdb again: about 1.3 s of CPU each); every test still gets a
+database of its own, named after its worker. Redis stays one per worker: a test empties it, and
+publish/subscribe channels are not separated by Redis's database numbers."""
 
 from __future__ import annotations
 
 import itertools
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pytest import StashKey
 
 from bench import engines
 from tests.strict import uses_engine
 
 _databases = itertools.count(1)
+SHARED_PG = "CAROM_TEST_POSTGRES_PORT"  # set by the controller for its workers
+_shared: StashKey[tuple[engines.Postgres, Path]] = StashKey()
+
+
+def _xdist_controller(config: pytest.Config) -> bool:
+    return bool(getattr(config.option, "numprocesses", None)) and not hasattr(config, "workerinput")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not _xdist_controller(config) or engines.missing() or SHARED_PG in os.environ:
+        return
+    root = Path(tempfile.mkdtemp(prefix="carom-test-pg-"))
+    root.chmod(0o755)
+    # Ten workers' tests at once, each with nodes holding pools of their own.
+    pg = engines.start_postgres(root, durable=False, max_connections=400)
+    config.stash[_shared] = (pg, root)
+    os.environ[SHARED_PG] = str(pg.port)  # the workers start after this, with it
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = config.stash.get(_shared, None)
+    if shared is not None:
+        pg, root = shared
+        os.environ.pop(SHARED_PG, None)
+        try:
+            pg.stop()
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 def _skip_without_engines() -> None:
@@ -26,8 +61,11 @@ def _skip_without_engines() -> None:
 
 
 @pytest.fixture(scope="session")
-def postgres_engine() -> Iterator[engines.Postgres]:
+def postgres_engine() -> Iterator[engines.Postgres | engines.PostgresAt]:
     _skip_without_engines()
+    if SHARED_PG in os.environ:
+        yield engines.PostgresAt(int(os.environ[SHARED_PG]))
+        return
     # Under /tmp, not pytest's tmp_path: that one is private to root, and PostgreSQL runs as
     # its own user.
     root = Path(tempfile.mkdtemp(prefix="carom-test-pg-"))
@@ -56,10 +94,13 @@ def redis_engine() -> Iterator[engines.Redis]:
 
 
 @pytest.fixture
-def pg_url(postgres_engine: engines.Postgres, request: pytest.FixtureRequest) -> str:
+def pg_url(
+    postgres_engine: engines.Postgres | engines.PostgresAt, request: pytest.FixtureRequest
+) -> str:
     """A new, empty database of the session's PostgreSQL."""
     uses_engine(request, "PostgreSQL")
-    return postgres_engine.create_database(f"test_{next(_databases)}")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return postgres_engine.create_database(f"test_{worker}_{next(_databases)}")
 
 
 @pytest.fixture

@@ -26,6 +26,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
+from websockets.protocol import State
 
 from server import gcpolicy
 from server.config import ServerConfig
@@ -157,6 +158,7 @@ class GameServer:
         self.config = config
         self.metrics = Metrics()
         self.clients: dict[ConnId, Connection] = {}
+        self.tcp: set[ServerConnection] = set()  # every TCP connection, handshake or not
         self.rooms: dict[str, RoomActor] = {}
         self.store: GameStore | None = None
         self.physics: PhysicsPool | None = None
@@ -297,6 +299,12 @@ class GameServer:
         )
         if self.server is not None:
             self.server.close()
+            # A browser keeps spare connections open that have not sent a request yet (it
+            # preconnects); the server would wait out their opening handshake (10 s). Nobody
+            # is behind them: drop them.
+            for conn in list(self.tcp):
+                if conn.protocol.state is State.CONNECTING:
+                    conn.transport.abort()
             await self.server.wait_closed()
         if self.physics is not None:
             await self.physics.shutdown()
@@ -315,6 +323,7 @@ class GameServer:
 
             def connection_made(self, transport: asyncio.BaseTransport) -> None:
                 super().connection_made(transport)
+                game.tcp.add(self)
                 peer = transport.get_extra_info("peername")
                 addr = str(peer[0]) if peer else "?"
                 if not game.lobby.step(TcpOpened(addr), time.monotonic()):
@@ -327,6 +336,7 @@ class GameServer:
                 self.carom_addr = addr
 
             def connection_lost(self, exc: Exception | None) -> None:
+                game.tcp.discard(self)
                 if self.carom_addr is not None:
                     game.lobby.step(TcpClosed(self.carom_addr), time.monotonic())
                     self.carom_addr = None

@@ -451,3 +451,23 @@ async def test_a_closed_connection_is_freed_without_the_garbage_collector(tmp_pa
             assert transport() is None
         finally:
             gc.enable()
+
+
+async def test_a_connection_that_never_asks_does_not_hold_up_a_stop(tmp_path: Path) -> None:
+    """Browsers open spare connections before they have a request to send. A stopping server
+    drops those at once instead of waiting out their opening handshake (10 s): a restart is
+    not held up by a page that is only open, and a real client is still told goodbye."""
+    srv = GameServer(ServerConfig(port=0, db_path=str(tmp_path / "carom.db"), workers=0))
+    await srv.start()
+    stopped = False
+    try:
+        idle_reader, idle_writer = await asyncio.open_connection("127.0.0.1", srv.port)
+        player = await Wire.open(url_of(srv), "ann")
+        await asyncio.wait_for(srv.stop(), timeout=5)  # well inside the 10 s handshake limit
+        stopped = True
+        assert await asyncio.wait_for(idle_reader.read(), timeout=5) == b""  # dropped
+        assert await player.closed() == 1001  # the real client was closed as before
+        idle_writer.close()
+    finally:
+        if not stopped:
+            await srv.stop()
