@@ -21,8 +21,9 @@ MATCH = {"distance": 2, "equalizing": False}
 
 
 async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOver:
-    """A plain client that plays a soft stroke up the table (little table time) whenever it is
-    its turn; each stroke's (seat, slot) is noted as the referee saw it when it was played."""
+    """A plain client that plays a soft stroke up the table (about 4 s of table time) whenever
+    it is its turn; each stroke's (seat, slot) is noted as the referee saw it when it was
+    played."""
     acted: tuple[object, ...] | None = None
     while True:
         state = session.state
@@ -35,7 +36,7 @@ async def partner(session: Session, strokes: list[tuple[int, int]]) -> tc.GameOv
                 await asyncio.sleep(max(0.0, wait / 1000))
                 assert state.seat is not None and state.slot is not None
                 strokes.append((state.seat, state.slot))
-                await session.send(ts.Stroke(cue=CueParams(direction=80.0, speed=0.4)))
+                await session.send(ts.Stroke(cue=CueParams(direction=80.0, speed=0.2)))
         msg = await session.events.get()
         if isinstance(msg, tc.GameOver):
             return msg
