@@ -99,7 +99,7 @@ async def test_a_bot_cut_off_mid_match_rejoins_and_finishes(
     )
     try:
         bots = [
-            BotPlayer(s, 5, executor=think_pool, seed=10 + i, think_s=4)
+            BotPlayer(s, 5, executor=think_pool, seed=10 + i, think_s=2)
             for i, s in enumerate((a, b))
         ]
         games = [asyncio.create_task(p.play_match()) for p in bots]

@@ -181,11 +181,11 @@ async def test_a_killed_nodes_match_is_taken_over_with_the_shooters_clock_kept(
     )
     procs.append(a)
     async with _nodes(pg_url, redis_url, "b") as (b,):
-        # A match under way: a point scored, an inning each, 10 of the shooter's 30 s used.
-        m = await reach_mid_match(a.url, shot_clock_s=30, used_s=10)
+        # A match under way: a point scored, an inning each, 5 of the shooter's 20 s used.
+        m = await reach_mid_match(a.url, shot_clock_s=20, used_s=5)
         before = await m.snapshot()
         left_before = clock_left_ms(before)
-        assert 5_000 < left_before < 21_000, left_before  # partly used, not a fresh 30 s
+        assert 5_000 < left_before < 16_000, left_before  # partly used, not a fresh 20 s
 
         a.kill()  # SIGKILL: no drain, the lease is left to expire
         killed = time.monotonic()
@@ -215,10 +215,10 @@ async def test_a_node_sent_sigterm_drains_and_its_match_goes_on_elsewhere_as_it_
     a = ServerProcess(pg_url, workers=0, extra_args=["--redis", redis_url, "--node", "a"])
     procs.append(a)
     async with _nodes(pg_url, redis_url, "b") as (b,):
-        m = await reach_mid_match(a.url, shot_clock_s=30, used_s=10)
+        m = await reach_mid_match(a.url, shot_clock_s=20, used_s=5)
         before = await m.snapshot()
         left_before = clock_left_ms(before)
-        assert 5_000 < left_before < 21_000, left_before  # partly used, not a fresh 30 s
+        assert 5_000 < left_before < 16_000, left_before  # partly used, not a fresh 20 s
         # A real SIGTERM to the node's process: it drains, saves the room, releases its lease
         # and tells its clients, then exits cleanly.
         wires = [*m.players, m.spectator]
