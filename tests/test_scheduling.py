@@ -4,10 +4,18 @@ work unit, every other test is its own, and slow tests are collected first."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from tests.scheduling import module_group, needs_more, work_unit
+from tests.scheduling import (
+    DurationLog,
+    longest_first,
+    module_group,
+    needs_more,
+    read_durations,
+    work_unit,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -56,3 +64,33 @@ def test_a_worker_gets_its_next_test_only_when_down_to_the_one_it_runs() -> None
     # running one (it needs that one to know whether to tear its module's fixtures down).
     assert needs_more(0) and needs_more(1)
     assert not needs_more(2) and not needs_more(3)
+
+
+def test_the_longest_units_start_first_and_a_groups_tests_stay_together() -> None:
+    ids = ["a::quick", "g::one", "b::match", "g::two", "c::new_slow", "d::quick"]
+
+    def unit(n: str) -> str:
+        return "group:g" if n.startswith("g::") else n
+
+    known = {"b::match": 50.0, "g::one": 30.0, "g::two": 30.0, "d::quick": 0.5}
+    order = longest_first(ids, {"c::new_slow", "b::match"}, known, unit)
+    # The group (60 s in all) before the 50 s match; a slow test nobody timed yet is guessed at
+    # 20 s; the rest by their seconds, ties in collection order.
+    assert order == ["g::one", "g::two", "b::match", "c::new_slow", "d::quick", "a::quick"]
+
+
+def test_durations_are_written_per_test_and_read_back(tmp_path: Path) -> None:
+    log = DurationLog(tmp_path / "durations.json")
+    for nodeid, seconds in [("t::long", 0.2), ("t::long", 3.0), ("t::long", 0.1), ("t::x", 0.3)]:
+        log.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, duration=seconds))  # type: ignore[arg-type]
+    log.pytest_sessionfinish()
+    # Setup, call and teardown add up; tests under a second are left out (they count 0.1 s).
+    assert read_durations(tmp_path / "durations.json") == {"t::long": 3.3}
+    assert read_durations(tmp_path / "missing.json") == {}
+
+
+def test_the_recorded_durations_name_tests_that_exist() -> None:
+    known = read_durations()
+    assert len(known) > 50  # the long ones of the suite are in it
+    missing = [n for n in known if not (ROOT / n.split("::", 1)[0]).exists()]
+    assert missing == [], "tests/durations.json names modules that are gone: rewrite it"

@@ -30,9 +30,13 @@ def _by() -> Any:
 
 
 def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 30) -> Any:
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.1).until(cond)
+    # The page redraws as messages come: an element found a moment ago may be gone when its
+    # text is read. That is the page changing, not failing: look again.
+    stale = (StaleElementReferenceException,)
+    return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=stale).until(cond)
 
 
 def text(driver: Any, css: str) -> str:
