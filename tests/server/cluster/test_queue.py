@@ -107,8 +107,11 @@ async def test_a_player_whose_pairing_was_lost_is_queued_again(pg_url: str, redi
         await ann.request(ts.Queue(discipline="three_cushion"), tc.Queued)
         r = connect(redis_url)
         try:
-            await _until(lambda: a.cluster is not None and not a.cluster.queue._writes.qsize())  # type: ignore[union-attr]
-            fields = await r.hkeys(TICKETS)
+            # Ann's ticket reaches Redis through the node's writer: wait for it there.
+            t0 = asyncio.get_running_loop().time()
+            while not (fields := await r.hkeys(TICKETS)):
+                await asyncio.sleep(0.02)
+                assert asyncio.get_running_loop().time() - t0 < 10, "no ticket in Redis"
             assert len(fields) == 1
             await r.hdel(TICKETS, *fields)  # taken by a pairing whose message was lost
             t0 = asyncio.get_running_loop().time()
