@@ -4,7 +4,9 @@ winner, and exit when they are out (client/tournament_bot.py)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -84,10 +86,12 @@ def _bot(url: str, name: str, tid: str) -> subprocess.Popen[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        start_new_session=True,  # its own group: the end of the test ends its thinking worker too
     )
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(300)  # two matches of table time, lags included, on a busy machine
 async def test_bots_play_a_knockout_to_its_winner_and_exit(tmp_path: Path) -> None:
     clock = FakeClock()
     async with running(tmp_path, clock) as srv:
@@ -105,7 +109,8 @@ async def test_bots_play_a_knockout_to_its_winner_and_exit(tmp_path: Path) -> No
         finally:
             for b in bots:
                 if b.poll() is None:
-                    b.kill()
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(b.pid, signal.SIGKILL)
                     b.wait(10)
         assert [b.returncode for b in bots] == [0, 0, 0], [err for _, err in outs]
         final = await info(org, tid)
