@@ -28,7 +28,9 @@ def die_with_parent() -> None:
     """In the worker: on Linux, have the kernel end it when the process that started it dies,
     SIGKILL included. Nothing else would: the worker waits on a task pipe that it holds open
     itself, and it keeps the program's output open, so whoever waits for that output (a
-    terminal's pipe, a test) would wait for ever. Elsewhere nothing changes."""
+    terminal's pipe, a test) would wait for ever. Elsewhere nothing changes. The kernel's
+    "parent" is the thread that started the worker, which the executor does on the first
+    ``submit``: submit from a thread that lives as long as the pool (a bot's event loop)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
