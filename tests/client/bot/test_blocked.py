@@ -11,7 +11,7 @@ import pytest
 
 from client.bot import blocked
 from client.bot.levels import level
-from client.bot.plan import Judge, Plan, Search, plan_stroke, simulate
+from client.bot.plan import Candidate, Judge, Plan, Search, plan_stroke, simulate
 from client.bot.problem import Balls, Problem
 from shared.physics.types import ShotResult
 from shared.table import MATCH
@@ -78,16 +78,22 @@ def test_a_level_that_jumps_clears_the_ball_in_the_way_and_scores(jump_plan: Pla
     assert jump_plan.reason.startswith("jumps over the yellow and goes for the point: scores ")
 
 
+def _level_4_flat_search(problem: Problem) -> tuple[Search, Judge, list[Candidate]]:
+    """Level 4's own flat search: ball first, then off a cushion, leaving its share of the
+    simulations for jumps and massé."""
+    lvl = level(4)
+    search = Search(problem, lvl, BUDGET_S, random.Random(1))
+    judge = Judge(problem)
+    flat = search.sweep(judge) + search.sweep_banks(judge, keep=lvl.masse_sims + lvl.jump_sims)
+    return search, judge, flat
+
+
 def test_the_jump_won_on_its_robust_chance_over_level_strokes_that_score(
     jump_plan: Plan,
 ) -> None:
     # Level 4's own flat search (ball first, then off a cushion, with the share it leaves for
     # jumps and massé) finds strokes that score here too; the jump was chosen over them.
-    problem = _problem(JUMP)
-    lvl = level(4)
-    search = Search(problem, lvl, BUDGET_S, random.Random(1))
-    judge = Judge(problem)
-    flat = search.sweep(judge) + search.sweep_banks(judge, keep=lvl.masse_sims + lvl.jump_sims)
+    _, _, flat = _level_4_flat_search(_problem(JUMP))
     assert any(c.outcome.points for c in flat)
     assert all(c.stroke.elevation == 0.0 for c in flat)
     assert jump_plan.expected > 0.5
@@ -101,11 +107,8 @@ def test_level_3_does_not_jump() -> None:
 def test_level_4_curves_round_with_masse_where_nothing_else_it_tries_scores(
     masse_plan: Plan,
 ) -> None:
-    problem = _problem(MASSE)
-    lvl = level(4)
-    search = Search(problem, lvl, BUDGET_S, random.Random(1))
-    judge = Judge(problem)
-    tried = search.sweep(judge) + search.sweep_banks(judge, keep=lvl.masse_sims + lvl.jump_sims)
+    problem, lvl = _problem(MASSE), level(4)
+    search, judge, tried = _level_4_flat_search(problem)
     lines = search.blocked(judge)
     assert [(b.target, b.blocker) for b in lines] == [("red", "yellow")]
     tried += search.sweep_jump(judge, lines)
