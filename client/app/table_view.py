@@ -238,10 +238,9 @@ class TableView(arcade.View):
             return "Waiting for an opponent…"
         if phase == Phase.LAG and m.my_turn:
             # R-LAG-2 in the player's view: the table is drawn with the top cushion on the right.
-            return (
-                "Lag: play onto the right short cushion and back; "
-                "the ball that stops nearest the left short cushion wins"
-            )
+            # Short enough to leave the tip selector uncovered in the default window; the strip
+            # above the table gives the whole rule.
+            return "Lag: to the right cushion and back; nearest the left cushion wins"
         if phase == Phase.LAG:
             return "Lag played; waiting for the other lag stroke"
         if phase == Phase.BREAK_CHOICE:
