@@ -15,7 +15,6 @@ from typing import Any
 
 from shared.protocol import ErrorCode
 from shared.protocol import to_client as tc
-from shared.protocol import to_server as ts
 from shared.protocol import tournament as tw
 
 
@@ -101,7 +100,7 @@ async def _play_one(
     say: Callable[[str], None],
 ) -> None:
     """Play the match at the table we were just seated at, or stop when the server takes us
-    out of it (the opponent did not come); then leave the table."""
+    out of it (the opponent did not come)."""
     while not session.events.empty():  # what came before this table (an old game_over)
         session.events.get_nowait()
     taken_out = asyncio.ensure_future(
@@ -118,13 +117,10 @@ async def _play_one(
                     await task
     if playing.done() and not playing.cancelled() and playing.exception() is None:
         over = playing.result()
+        # The bot stays at the finished table: the server takes it out when its next table
+        # opens. Leaving by itself would race that move, and a ``leave`` that reaches the
+        # server after it lands in the new room and gives that match away.
         say(f"match over: {over.reason}")
-        if session.state.room_id is not None:
-            from client.session import ServerError
-
-            with contextlib.suppress(ServerError):  # taken out already: nothing to leave
-                await session.request(ts.Leave())
-            session.state.leave_room()
     elif playing.done() and not playing.cancelled() and playing.exception() is not None:
         raise playing.exception()  # type: ignore[misc]
     else:

@@ -13,18 +13,27 @@ from pathlib import Path
 
 import pytest
 
-from client.tournament_bot import still_in
+from client.session import Session
+from client.tournament_bot import play_tournament, still_in
+from server.net.gateway import GameServer
+from shared.protocol import to_client as tc
+from shared.protocol import to_server as ts
 from shared.protocol import tournament as tw
 from tests.server.net.test_tournaments import (
+    PASSWORD,
     FakeClock,
     close_all,
     create,
     info,
+    member,
     organizer,
+    pid,
+    play_out,
     running,
     until,
     url_of,
 )
+from tests.slowlink import SlowLink
 
 
 def _info(fmt: str, state: str, matches: list[tw.TournamentMatch]) -> tw.TournamentInfo:
@@ -61,6 +70,72 @@ def test_still_in_follows_the_format() -> None:
     assert still_in(_info("swiss", "running", [lost]), "a")  # plays every round
     assert not still_in(_info("swiss", "finished", [lost]), "b")
     assert not still_in(_info("knockout", "running", [open_]), "stranger")
+
+
+async def test_a_bot_that_hears_of_its_next_table_late_still_plays_it(tmp_path: Path) -> None:
+    """The server moves a player from a finished event table to their next one by itself. A
+    bot that hears of its match's end only after that move (a stalled link delivers the end,
+    the move and the new seat in one burst) must not walk out of the new table."""
+    clock = FakeClock()
+    async with running(tmp_path, clock) as srv, SlowLink(srv.port) as link:
+        url = url_of(srv)
+        org = await organizer(srv)
+        tid = await create(org, clock, distance=1, discipline="straight_rail")
+        anna = await member(url, "Anna")  # seed 1: a bye, then the final (which she concedes)
+        await anna.request(tw.TournamentRegister(tournament_id=tid), tw.TournamentRegistered)
+        clock.advance(0.01)  # registration order makes the seeds
+        async with Session(f"ws://127.0.0.1:{link.port}/", "bea", remember_identity=False) as bea:
+            await bea.register("Bea", PASSWORD)
+            bea_id = bea.state.player_id
+            seats: list[int | None] = []
+
+            async def play() -> tc.GameOver:
+                seats.append(bea.state.seat)
+                while not isinstance(over := await bea.events.get(), tc.GameOver):
+                    pass
+                return over
+
+            said: list[str] = []
+            playing = asyncio.ensure_future(play_tournament(bea, tid, play, said.append))
+            await until(lambda: _registered(srv, tid) == 2)
+            clock.advance(0.01)
+            cyd = await member(url, "Cyd")  # seed 3: concedes round 1 to Bea
+            await cyd.request(tw.TournamentRegister(tournament_id=tid), tw.TournamentRegistered)
+            clock.advance(60)
+            await until(lambda: _begun(srv, tid, bea_id) is not None and len(seats) == 1)
+            first = _room_of(srv, bea_id)
+            link.hold("down")
+            await cyd.send(ts.Concede())
+            # The final opens at once (Anna had a bye) and the server seats Bea there.
+            await until(lambda: _room_of(srv, bea_id) not in (None, first))
+            link.release("down")
+            final = await asyncio.wait_for(
+                play_out({pid(anna): anna}, tid, lambda a, b: b if a == bea_id else a, org),
+                timeout=60,
+            )
+            assert final.winner == bea_id
+            assert len(seats) == 2 and None not in seats, said  # seated at the final too
+            closing = await asyncio.wait_for(playing, timeout=30)
+        assert closing == "won the tournament Club night"
+        assert said[-1] == "match over: concede"
+        await close_all([org, anna, cyd])
+
+
+def _room_of(srv: GameServer, player_id: str | None) -> str | None:
+    """The room the server has the player in."""
+    for c in srv.clients.values():
+        if c.player_id == player_id and c.room is not None:
+            return c.room.room.room_id
+    return None
+
+
+def _begun(srv: GameServer, tid: str, player_id: str | None) -> int | None:
+    """The match id of the player's event match once it has begun."""
+    for r in srv.tournaments.held[tid].rounds:
+        for m in r:
+            if player_id in m.players and m.match_id is not None:
+                return m.match_id
+    return None
 
 
 def _bot(url: str, name: str, tid: str) -> subprocess.Popen[str]:
