@@ -65,21 +65,64 @@ def live(tmp_path: Path) -> Iterator[LiveServer]:
         server.close()
 
 
+class Browsers:
+    """Headless Chromiums for one module's tests. A test's browsers go back to the module when
+    it ends (on a blank page, their log read) and the next test asking for the same window
+    takes one of them: starting Chromium costs about a second of CPU, and each test's server
+    has a port, so an origin, of its own (nothing a page stored reaches the next test)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.stack = contextlib.ExitStack()
+        self.idle: dict[tuple[Any, ...], list[Any]] = {}
+        self.started = 0
+
+    def take(self, **kw: Any) -> tuple[tuple[Any, ...], Any]:
+        key = tuple(sorted(kw.items()))
+        idle = self.idle.get(key)
+        if idle:
+            return key, idle.pop()
+        self.started += 1
+        folder = self.root / f"browser{self.started}" / "profile"
+        folder.mkdir(parents=True)
+        return key, self.stack.enter_context(chromium(folder, **kw))
+
+    def give_back(self, key: tuple[Any, ...], driver: Any) -> None:
+        from selenium.common.exceptions import WebDriverException
+
+        try:
+            driver.get("about:blank")
+            driver.get_log("browser")  # what this test's pages logged stays with this test
+        except WebDriverException:
+            return  # a browser in trouble is not lent again (the module's end quits it)
+        self.idle.setdefault(key, []).append(driver)
+
+
+@pytest.fixture(scope="module")
+def browser_pool(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browsers]:
+    pool = Browsers(tmp_path_factory.mktemp("chromium"))
+    with pool.stack:
+        yield pool
+
+
 @pytest.fixture
-def browsers(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Callable[..., Any]]:
-    """``open(width=…, height=…, mobile=…)``: a new headless Chromium, quit at the end."""
+def browsers(
+    browser_pool: Browsers, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Any]]:
+    """``open(width=…, height=…, mobile=…)``: a headless Chromium on a blank page, for this
+    test alone until it ends."""
     uses_engine(request, "Chromium")
-    with contextlib.ExitStack() as stack:
-        count = 0
+    lent: list[tuple[tuple[Any, ...], Any]] = []
 
-        def open_browser(**kw: Any) -> Any:
-            nonlocal count
-            count += 1
-            folder = tmp_path / f"browser{count}" / "profile"
-            folder.mkdir(parents=True)
-            return stack.enter_context(chromium(folder, **kw))
+    def open_browser(**kw: Any) -> Any:
+        lent.append(browser_pool.take(**kw))
+        return lent[-1][1]
 
+    try:
         yield open_browser
+    finally:
+        for key, driver in lent:
+            browser_pool.give_back(key, driver)
 
 
 @pytest.fixture

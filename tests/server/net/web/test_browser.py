@@ -39,19 +39,33 @@ def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 30) -> Any:
     return WebDriverWait(driver, timeout, poll_frequency=0.1, ignored_exceptions=stale).until(cond)
 
 
+# One script per look (a WebDriver command is a round trip through chromedriver and the
+# browser's own process: looking with a single command keeps the waits cheap).
+_LOOK = """
+const e = document.querySelector(arguments[0]);
+if (!e) return [false, false, ""];
+const style = getComputedStyle(e);
+const shown = e.getClientRects().length > 0 && style.visibility !== "hidden";
+return [shown, shown && !e.disabled, shown ? e.innerText : ""];
+"""
+
+
+def _look(driver: Any, css: str) -> tuple[bool, bool, str]:
+    shown, usable, text = driver.execute_script(_LOOK, css)
+    return bool(shown), bool(usable), str(text)
+
+
 def text(driver: Any, css: str) -> str:
-    els = driver.find_elements(_by().CSS_SELECTOR, css)
-    return str(els[0].text) if els else ""
+    """The first match's text as shown on the page ("" when hidden or absent)."""
+    return _look(driver, css)[2]
 
 
 def shown(driver: Any, css: str) -> bool:
-    els = driver.find_elements(_by().CSS_SELECTOR, css)
-    return bool(els) and bool(els[0].is_displayed())
+    return _look(driver, css)[0]
 
 
 def usable(driver: Any, css: str) -> bool:
-    els = driver.find_elements(_by().CSS_SELECTOR, css)
-    return bool(els) and bool(els[0].is_displayed()) and bool(els[0].is_enabled())
+    return _look(driver, css)[1]
 
 
 def create_room(live: LiveServer, discipline: str = "straight_rail", **options: Any) -> str:
@@ -105,18 +119,27 @@ def aim_and_strike(driver: Any, n: int) -> None:
     wait(driver, lambda d: not usable(d, "#strike"), 15)
 
 
+_NEXT_THING = """
+const look = (css) => {
+  const e = document.querySelector(css);
+  return !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden"
+    ? e : null;
+};
+if (look(".sheet")) return "over";
+const b = look("#break-me");
+if (b && !b.disabled) return "break";
+const s = look("#strike");
+return s && !s.disabled ? "strike" : "";
+"""
+
+
 def play_to_the_end(driver: Any, timeout: float = 240) -> int:
     """Play every stroke the page offers until the scoresheet shows; returns the strokes."""
     strokes = 0
 
     def next_thing(d: Any) -> str | bool:
-        if shown(d, ".sheet"):
-            return "over"
-        if usable(d, "#break-me"):
-            return "break"
-        if usable(d, "#strike"):
-            return "strike"
-        return False
+        what = d.execute_script(_NEXT_THING)
+        return str(what) if what else False
 
     while True:
         what = wait(driver, next_thing, timeout)
