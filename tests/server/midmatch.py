@@ -18,7 +18,7 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import MatchView
 from tests.server.net.test_live_room import _to_play
-from tests.server.wire import Wire, find_scoring_stroke
+from tests.server.wire import Wire, search_stroke
 
 # The fields of a match view that are wall-clock instants: a restart moves them by the downtime.
 # Everything else must come back exactly as it was.
@@ -52,7 +52,7 @@ async def _wait(m: MidMatch, seconds: float) -> None:
 async def _stroke(m: MidMatch, score: bool) -> None:
     match = await m.snapshot()
     assert match.shooter is not None
-    stroke, _ = find_scoring_stroke(match, m.options, score=score)
+    stroke, _ = await search_stroke(match, m.options, score=score)
     await m.players[match.shooter].send(stroke)
     played = await m.spectator.expect(tc.StrokePlayed, timeout=10)
     assert bool(played.result.points) == score, played.result

@@ -146,6 +146,15 @@ def find_scoring_stroke(
     return stroke_for(state_from_view(match, options), options, score)
 
 
+async def search_stroke(
+    match: MatchView, options: rules.MatchOptions, score: bool = True
+) -> tuple[ts.Stroke, float]:
+    """:func:`find_scoring_stroke` in a thread: the search simulates for a second or more of
+    CPU, and servers sharing the test's event loop must keep their timers meanwhile (a cluster
+    node that cannot renew its leases loses its rooms, a shot clock runs on)."""
+    return await asyncio.to_thread(find_scoring_stroke, match, options, score)
+
+
 def stroke_for(
     state: rules.MatchState, options: rules.MatchOptions, score: bool = True
 ) -> tuple[ts.Stroke, float]:

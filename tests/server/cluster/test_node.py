@@ -29,7 +29,7 @@ from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
 from tests.server.midmatch import MidMatch, clock_left_ms, reach_mid_match, without_clocks
-from tests.server.wire import Wire, find_scoring_stroke, health
+from tests.server.wire import Wire, health, search_stroke
 
 LEASE_MS = 2000  # shorter than the default 3000, long enough for a loaded machine
 
@@ -265,7 +265,7 @@ async def test_players_on_two_nodes_and_a_spectator_on_a_third_see_one_match(
         await carol.expect(tc.Turn, where=lambda m: m.phase == "play")
         options = rules.MatchOptions(distance=1, shot_clock_s=30)
         snap = await players[breaker].request(ts.Sync(), tc.Snapshot)
-        scoring, _ = find_scoring_stroke(snap.match, options)
+        scoring, _ = await search_stroke(snap.match, options)
         await players[breaker].send(scoring)
         played = await carol.expect(tc.StrokePlayed, timeout=10)
         assert played.result.points == 1

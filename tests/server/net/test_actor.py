@@ -21,7 +21,7 @@ from shared.protocol import to_server as ts
 from shared.protocol.views import MatchView
 from tests.server.midmatch import MidMatch, clock_left_ms, now_ms, reach_mid_match, without_clocks
 from tests.server.net.test_live_room import OPTIONS, _to_play
-from tests.server.wire import Wire, fill_disk, find_scoring_stroke, health
+from tests.server.wire import Wire, fill_disk, health, search_stroke
 
 DOWN_S = 3.0  # how long the server stays down; far above the tolerance below
 SLACK_MS = 1000  # the clock beat (0.5 s) and message latency; a fresh clock is 5 s away
@@ -163,7 +163,7 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
         before = await carol.request(ts.Sync(), tc.Snapshot)
         shooter = before.match.shooter
         await asyncio.sleep(max(0.0, before.match.resting_at_ms / 1000 - time.time()) + 0.05)
-        miss, _ = find_scoring_stroke(before.match, OPTIONS, score=False)
+        miss, _ = await search_stroke(before.match, OPTIONS, score=False)
         await players[shooter].send(miss)
         reply = await players[shooter].expect(
             tc.StrokePlayed | tc.Error,  # type: ignore[arg-type]

@@ -395,7 +395,7 @@ async def test_a_look_alike_of_a_seated_players_name_is_marked(url: str) -> None
 async def test_the_rooms_list_shows_the_players_names_and_the_live_score(url: str) -> None:
     """Issue 21: a lobby's ``rooms`` entry names both players and, once the match is on, its
     score as it stands at the request (no score before the match starts)."""
-    from tests.server.wire import find_scoring_stroke
+    from tests.server.wire import search_stroke
 
     dave = await Wire.open(url, "dave")  # in the lobby, looking for something to watch
 
@@ -413,7 +413,7 @@ async def test_the_rooms_list_shows_the_players_names_and_the_live_score(url: st
     assert listed.players == ("alice", "bob")
     assert listed.score == (0, 0) and listed.spectators == 1
     snap = await carol.request(ts.Sync(), tc.Snapshot)
-    scoring, _ = find_scoring_stroke(snap.match, replace(OPTIONS, distance=3, shot_clock_s=40))
+    scoring, _ = await search_stroke(snap.match, replace(OPTIONS, distance=3, shot_clock_s=40))
     await (alice, bob)[breaker].send(scoring)
     played = await carol.expect(tc.StrokePlayed, timeout=10)
     assert played.result.points == 1

@@ -14,7 +14,7 @@ from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams
-from tests.server.wire import Wire, find_scoring_stroke
+from tests.server.wire import Wire, search_stroke
 
 OPTIONS = rules.MatchOptions(distance=2, grace_s=2, team_mode=rules.TeamMode.DOUBLES)
 GENTLE = ts.Stroke(cue=CueParams(direction=0.0, speed=1.0))
@@ -31,7 +31,7 @@ async def _snapshot(w: Wire) -> tc.Snapshot:
 async def _miss(player: Wire, eve: Wire) -> tc.StrokePlayed:
     """``player`` plays a stroke that scores nothing; returns it as the spectator saw it."""
     snap = await _snapshot(eve)
-    stroke, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
+    stroke, _ = await search_stroke(snap.match, OPTIONS, score=False)
     await _until(snap.match.resting_at_ms)
     await player.send(stroke)
     played = await eve.expect(tc.StrokePlayed, timeout=15)

@@ -22,7 +22,7 @@ from shared.physics import Stroke, simulate, simulate_lag
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.views import CueParams, Scoresheet
-from tests.server.wire import Wire, find_scoring_stroke
+from tests.server.wire import Wire, search_stroke
 
 OPTIONS = rules.MatchOptions(distance=1, shot_clock_s=30)
 
@@ -103,7 +103,7 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
     await players[breaker].send(ts.ChooseBreak(breaker="me"))
     await alice.expect(tc.Turn, where=lambda m: m.phase == "play")
     snap = await alice.request(ts.Sync(), tc.Snapshot)
-    scoring, _ = find_scoring_stroke(snap.match, OPTIONS)
+    scoring, _ = await search_stroke(snap.match, OPTIONS)
     await players[breaker].send(scoring)
     played = await alice.expect(tc.StrokePlayed, timeout=5)
     assert played.result.points == 1
@@ -132,7 +132,7 @@ async def test_sigkill_mid_match_then_restart_loses_no_stroke(
     assert snap.match.score[breaker] == 1 and snap.match.equalizing is True
     assert snap.match.shooter == 1 - breaker
     await _wait_rest(snap.match.resting_at_ms)
-    miss, _ = find_scoring_stroke(snap.match, OPTIONS, score=False)
+    miss, _ = await search_stroke(snap.match, OPTIONS, score=False)
     await back[1 - breaker].send(miss)
     over = await back[0].expect(tc.GameOver, timeout=8)
     assert over.winner == breaker
