@@ -9,20 +9,30 @@ was silently spread over all the workers, each running the fixture again.
 
 This scheduler does the grouping on the controller instead, from the module's own declaration
 (the controller sees only test ids, not markers). Unmarked tests stay one work unit each, so the
-long independent ones still spread. Units start longest first: every worker collects the tests
-in that order, from the seconds recorded in ``tests/durations.json`` (``pytest -n 10
---write-durations tests/durations.json`` rewrites it; a test it does not know counts 20 s if
-marked ``slow``, otherwise 0.1 s). A worker is sent its next unit when it has at most one test
-left to run, not three as xdist does: a long test queued behind another long one would start a
-minute late while other workers sat idle.
+long independent ones still spread.
+
+The order units start in is planned from what each test cost in a recorded run
+(``tests/durations.json``: wall seconds and CPU seconds, its processes' included; ``pytest -n 10
+--write-durations tests/durations.json`` rewrites it). Long units start early, so that the run
+does not wait at its end for one of them; among them, the plan alternates units that compute
+(a rendering run, a bot's search) with units that mostly wait (a match played in table time),
+so that the two cores are kept busy from the start instead of ten matches waiting together
+while the CPU idles. A test the file does not know counts 20 s if marked ``slow``, otherwise
+0.1 s, and half a core. A worker is sent its next unit when it has at most one test left to
+run, not three as xdist does: a long test queued behind another long one would start a minute
+late while other workers sat idle.
 """
 
 from __future__ import annotations
 
+import heapq
 import json
+import os
 import re
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Generator
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from xdist.scheduler import LoadScopeScheduling
@@ -83,53 +93,119 @@ def work_unit(nodeid: str, root: Path, groups: dict[str, str | None]) -> str:
 DURATIONS = Path(__file__).with_name("durations.json")
 SLOW_GUESS_S = 20.0  # a slow test the durations file does not know yet
 QUICK_GUESS_S = 0.1
+GUESS_CORES = 0.5  # the share of a core a test the file does not know is taken to use
 
 
-def unit_seconds(
-    nodeids: list[str], slow: set[str], known: dict[str, float], unit_of: Callable[[str], str]
-) -> dict[str, float]:
-    """Each work unit's expected seconds: the recorded durations of its tests, or a guess."""
-    out: dict[str, float] = {}
+class Cost(NamedTuple):
+    """What a test (or a work unit) took in a recorded run: wall seconds, and CPU seconds of
+    the worker and of the processes it started and waited for."""
+
+    wall: float
+    cpu: float
+
+
+def unit_costs(
+    nodeids: list[str], slow: set[str], known: dict[str, Cost], unit_of: Callable[[str], str]
+) -> dict[str, Cost]:
+    """Each work unit's expected cost: the recorded costs of its tests, or a guess."""
+    out: dict[str, Cost] = {}
     for nodeid in nodeids:
-        guess = SLOW_GUESS_S if nodeid in slow else QUICK_GUESS_S
+        wall = SLOW_GUESS_S if nodeid in slow else QUICK_GUESS_S
+        cost = known.get(nodeid, Cost(wall, wall * GUESS_CORES))
         unit = unit_of(nodeid)
-        out[unit] = out.get(unit, 0.0) + known.get(nodeid, guess)
+        before = out.get(unit, Cost(0.0, 0.0))
+        out[unit] = Cost(before.wall + cost.wall, before.cpu + cost.cpu)
     return out
 
 
-def longest_first(
-    nodeids: list[str], slow: set[str], known: dict[str, float], unit_of: Callable[[str], str]
+BUSY = 0.4  # a unit using at least this share of a core computes; below it, it mostly waits
+URGENT = 0.6  # a unit that would end past this share of the planned run starts at once
+
+
+def plan_units(costs: dict[str, Cost], workers: int, cores: float) -> list[str]:
+    """The order units should start in, from a simulated run: ``workers`` take units as they
+    come free, longest first, except that a free worker takes the longest *computing* unit
+    while the running ones leave a core's share idle, and the longest *waiting* unit while they
+    keep the cores busy. A long unit that would end too late to wait any longer starts at
+    once whatever it is. ``costs`` is in the order ties are broken in."""
+    rank = {u: i for i, u in enumerate(costs)}
+    by_length = sorted(costs, key=lambda u: (-costs[u].wall, rank[u]))
+    rate = {u: min(cores, c.cpu / c.wall) if c.wall > 0 else 0.0 for u, c in costs.items()}
+    computing = deque(u for u in by_length if rate[u] >= BUSY)
+    waiting = deque(u for u in by_length if rate[u] < BUSY)
+    horizon = URGENT * sum(c.wall for c in costs.values()) / max(1, workers)
+    free = [(0.0, w) for w in range(max(1, workers))]
+    running: list[tuple[float, float]] = []  # (end, share of a core)
+    demand = 0.0
+    order: list[str] = []
+
+    def longer(a: deque[str], b: deque[str]) -> deque[str]:
+        if not b:
+            return a
+        if not a:
+            return b
+        return a if (-costs[a[0]].wall, rank[a[0]]) <= (-costs[b[0]].wall, rank[b[0]]) else b
+
+    while computing or waiting:
+        now, worker = heapq.heappop(free)
+        while running and running[0][0] <= now:
+            demand -= heapq.heappop(running)[1]
+        head = longer(computing, waiting)
+        if now + costs[head[0]].wall >= horizon:
+            queue = head
+        elif demand + BUSY <= cores:
+            queue = computing or waiting
+        else:
+            queue = waiting or computing
+        unit = queue.popleft()
+        order.append(unit)
+        end = now + costs[unit].wall
+        heapq.heappush(running, (end, rate[unit]))
+        demand += rate[unit]
+        heapq.heappush(free, (end, worker))
+    return order
+
+
+def planned_order(
+    nodeids: list[str],
+    slow: set[str],
+    known: dict[str, Cost],
+    unit_of: Callable[[str], str],
+    workers: int,
+    cores: float,
 ) -> list[str]:
-    """The tests in the order their units should start: the longest unit first, a unit's tests
-    together, ties in collection order. Longest first keeps the run from waiting at its end for
-    one long test; it also starts the long table-time matches (mostly waiting) early, beside the
-    heavy rendering groups, rather than all together in the middle of the run with the CPU idle."""
-    seconds = unit_seconds(nodeids, slow, known, unit_of)
+    """The tests in the order :func:`plan_units` starts their units, a unit's tests together
+    in collection order."""
     units = {n: unit_of(n) for n in nodeids}
+    costs = unit_costs(nodeids, slow, known, unit_of)
+    place = {u: i for i, u in enumerate(plan_units(costs, workers, cores))}
     position = {n: i for i, n in enumerate(nodeids)}
-    first_seen: dict[str, int] = {}
-    for nodeid in nodeids:
-        first_seen.setdefault(units[nodeid], position[nodeid])
-    return sorted(
-        nodeids,
-        key=lambda n: (-seconds[units[n]], first_seen[units[n]], position[n]),
-    )
+    return sorted(nodeids, key=lambda n: (place[units[n]], position[n]))
 
 
-def read_durations(path: Path = DURATIONS) -> dict[str, float]:
+def read_durations(path: Path = DURATIONS) -> dict[str, Cost]:
+    """The recorded costs; a bare number (the older form) is wall seconds at half a core."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    return {str(k): float(v) for k, v in data.items()} if isinstance(data, dict) else {}
+    if not isinstance(data, dict):
+        return {}
+    out: dict[str, Cost] = {}
+    for k, v in data.items():
+        if isinstance(v, int | float):
+            out[str(k)] = Cost(float(v), float(v) * GUESS_CORES)
+        elif isinstance(v, list) and len(v) == 2:
+            out[str(k)] = Cost(float(v[0]), float(v[1]))
+    return out
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--write-durations",
         metavar="FILE",
-        help="write each test's seconds (setup, call and teardown; 1 s and more) to FILE, for "
-        "the order tests start in (tests/durations.json)",
+        help="write each test's wall and CPU seconds (setup, call and teardown; 1 s and more) "
+        "to FILE, for the order tests start in (tests/durations.json)",
     )
 
 
@@ -139,8 +215,44 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     groups: dict[str, str | None] = {}
     by_id = {item.nodeid: item for item in items}
     slow = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
-    order = longest_first(list(by_id), slow, read_durations(), lambda n: work_unit(n, root, groups))
+    workerinput = getattr(config, "workerinput", None)
+    workers = int(workerinput["workercount"]) if workerinput else 1
+    order = planned_order(
+        list(by_id),
+        slow,
+        read_durations(),
+        lambda n: work_unit(n, root, groups),
+        workers,
+        float(len(os.sched_getaffinity(0))),
+    )
     items[:] = [by_id[n] for n in order]
+
+
+class CpuClock:
+    """On a worker: the CPU seconds each test took, from its setup to the end of its teardown,
+    the worker's own and those of the processes it started and waited for; added to the
+    teardown's report (``cpu_s``) for the controller's :class:`DurationLog`."""
+
+    def __init__(self) -> None:
+        self.started: dict[str, float] = {}
+
+    @staticmethod
+    def now() -> float:
+        t = os.times()
+        return t.user + t.system + t.children_user + t.children_system
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.started[item.nodeid] = self.now()
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        if call.when == "teardown" and item.nodeid in self.started:
+            report.user_properties.append(("cpu_s", self.now() - self.started.pop(item.nodeid)))
+        return report
 
 
 class DurationLog:
@@ -149,19 +261,30 @@ class DurationLog:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.seconds: dict[str, float] = {}
+        self.cpu: dict[str, float] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+        for name, value in report.user_properties:
+            if name == "cpu_s" and isinstance(value, int | float):
+                self.cpu[report.nodeid] = float(value)
 
     def pytest_sessionfinish(self) -> None:
-        kept = {k: round(v, 1) for k, v in sorted(self.seconds.items()) if v >= 1.0}
-        self.path.write_text(json.dumps(kept, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+        kept = {
+            k: [round(v, 1), round(self.cpu.get(k, v * GUESS_CORES), 1)]
+            for k, v in sorted(self.seconds.items())
+            if v >= 1.0
+        }
+        lines = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in kept.items())
+        self.path.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
 
 
 def pytest_configure(config: pytest.Config) -> None:
     path = config.getoption("--write-durations", None)
     if path and not hasattr(config, "workerinput"):
         config.pluginmanager.register(DurationLog(Path(path)), "carom-durations")
+    if path:
+        config.pluginmanager.register(CpuClock(), "carom-cpu-clock")
     # Work units start in collection order (longest first, above), not xdist's largest group
     # first.
     if hasattr(config.option, "loadscopereorder"):

@@ -1,5 +1,6 @@
 """The suite's scheduler (tests/scheduling.py): a module that declares an xdist group is one
-work unit, every other test is its own, and slow tests are collected first."""
+work unit, every other test is its own, and units start in a planned order: long ones early,
+computing ones beside waiting ones."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from types import SimpleNamespace
 import pytest
 
 from tests.scheduling import (
+    Cost,
     DurationLog,
-    longest_first,
     module_group,
     needs_more,
+    plan_units,
+    planned_order,
     read_durations,
     work_unit,
 )
@@ -66,27 +69,81 @@ def test_a_worker_gets_its_next_test_only_when_down_to_the_one_it_runs() -> None
     assert not needs_more(2) and not needs_more(3)
 
 
-def test_the_longest_units_start_first_and_a_groups_tests_stay_together() -> None:
+def test_computing_units_fill_the_cores_and_waiting_ones_take_the_other_workers() -> None:
+    costs = {
+        "wait": Cost(30.0, 1.5),  # a match in table time: a twentieth of a core
+        "c1": Cost(20.0, 20.0),
+        "c2": Cost(15.0, 15.0),
+        "c3": Cost(10.0, 10.0),
+        **{f"q{i}": Cost(5.0, 5.0) for i in range(20)},
+    }
+    order = plan_units(costs, workers=3, cores=2.0)
+    # Two computing units fill the two cores, the third worker takes the waiting match (the
+    # longest unit, which longest-first alone would have started first), and the next free
+    # worker computes again.
+    assert order[:4] == ["c1", "c2", "wait", "c3"]
+    assert sorted(order) == sorted(costs)
+
+
+def test_a_long_unit_that_would_end_too_late_starts_at_once() -> None:
+    costs = {"c1": Cost(10.0, 10.0), "wait": Cost(50.0, 1.0), "c2": Cost(9.0, 9.0)}
+    assert plan_units(costs, workers=2, cores=2.0) == ["wait", "c1", "c2"]
+
+
+def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
     ids = ["a::quick", "g::one", "b::match", "g::two", "c::new_slow", "d::quick"]
 
     def unit(n: str) -> str:
         return "group:g" if n.startswith("g::") else n
 
-    known = {"b::match": 50.0, "g::one": 30.0, "g::two": 30.0, "d::quick": 0.5}
-    order = longest_first(ids, {"c::new_slow", "b::match"}, known, unit)
-    # The group (60 s in all) before the 50 s match; a slow test nobody timed yet is guessed at
-    # 20 s; the rest by their seconds, ties in collection order.
-    assert order == ["g::one", "g::two", "b::match", "c::new_slow", "d::quick", "a::quick"]
+    known = {"b::match": Cost(50.0, 2.0), "g::one": Cost(30.0, 30.0), "g::two": Cost(30.0, 30.0)}
+    order = planned_order(ids, {"c::new_slow", "b::match"}, known, unit, workers=1, cores=2.0)
+    # One worker: the 80 s run cannot wait, so its longest unit, the group (60 s), goes first;
+    # the group's tests together; a slow test nobody timed yet is guessed at 20 s.
+    assert order[:2] == ["g::one", "g::two"]
+    assert order.index("b::match") < order.index("c::new_slow") < order.index("a::quick")
+    assert sorted(order) == sorted(ids)
 
 
 def test_durations_are_written_per_test_and_read_back(tmp_path: Path) -> None:
     log = DurationLog(tmp_path / "durations.json")
-    for nodeid, seconds in [("t::long", 0.2), ("t::long", 3.0), ("t::long", 0.1), ("t::x", 0.3)]:
-        log.pytest_runtest_logreport(SimpleNamespace(nodeid=nodeid, duration=seconds))  # type: ignore[arg-type]
+    phases = [("t::long", 0.2, []), ("t::long", 3.0, []), ("t::long", 0.1, [("cpu_s", 1.25)])]
+    for nodeid, seconds, props in [*phases, ("t::x", 0.3, [("cpu_s", 0.3)])]:
+        report = SimpleNamespace(nodeid=nodeid, duration=seconds, user_properties=props)
+        log.pytest_runtest_logreport(report)  # type: ignore[arg-type]
     log.pytest_sessionfinish()
-    # Setup, call and teardown add up; tests under a second are left out (they count 0.1 s).
-    assert read_durations(tmp_path / "durations.json") == {"t::long": 3.3}
+    # Setup, call and teardown add up; the CPU comes with the teardown; tests under a second
+    # are left out (they count 0.1 s).
+    assert read_durations(tmp_path / "durations.json") == {"t::long": Cost(3.3, 1.2)}
     assert read_durations(tmp_path / "missing.json") == {}
+    (tmp_path / "old.json").write_text('{"t::a": 4.0}')
+    assert read_durations(tmp_path / "old.json") == {"t::a": Cost(4.0, 2.0)}
+
+
+def test_a_worker_measures_each_tests_cpu_for_the_durations_file(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))  # the plugin is the repository's tests/
+    pytester.makepyfile(
+        test_c=(
+            "import time\n\n"
+            "def test_busy():\n"
+            "    end = time.process_time() + 1.2\n"
+            "    while time.process_time() < end:\n"
+            "        pass\n\n"
+            "def test_asleep():\n"
+            "    time.sleep(1.2)\n"
+        ),
+    )
+    out = pytester.path / "durations.json"
+    result = pytester.runpytest_subprocess(
+        "-p", "tests.scheduling", "-p", "no:cacheprovider", f"--write-durations={out}"
+    )
+    result.assert_outcomes(passed=2)
+    costs = read_durations(out)
+    busy, asleep = costs["test_c.py::test_busy"], costs["test_c.py::test_asleep"]
+    assert busy.cpu >= 1.0 and asleep.cpu < 0.5
+    assert busy.wall >= 1.0 and asleep.wall >= 1.0
 
 
 def test_the_recorded_durations_name_tests_that_exist() -> None:
