@@ -14,10 +14,10 @@ long independent ones still spread.
 The order units start in is planned from what each test cost in a recorded run
 (``tests/durations.json``: wall seconds and CPU seconds, its processes' included; ``pytest -n 10
 --write-durations tests/durations.json`` rewrites it). Long units start early, so that the run
-does not wait at its end for one of them; among them, the plan alternates units that compute
-(a rendering run, a bot's search) with units that mostly wait (a match played in table time),
-so that the two cores are kept busy from the start instead of ten matches waiting together
-while the CPU idles. A test the file does not know counts 20 s if marked ``slow``, otherwise
+does not wait at its end for one of them, and units that compute (a rendering run, a bot's
+search) are handed out beside units that mostly wait (a match played in table time), so that
+the two cores stay busy from the start instead of ten matches waiting together while the CPU
+idles. A test the file does not know counts 20 s if marked ``slow``, otherwise
 0.1 s, and half a core. A worker is sent its next unit when it has at most one test left to
 run, not three as xdist does: a long test queued behind another long one would start a minute
 late while other workers sat idle.
@@ -25,7 +25,6 @@ late while other workers sat idle.
 
 from __future__ import annotations
 
-import heapq
 import json
 import os
 import re
@@ -118,67 +117,40 @@ def unit_costs(
     return out
 
 
-BUSY = 0.4  # a unit using at least this share of a core computes; below it, it mostly waits
-URGENT = 0.6  # a unit that would end past this share of the planned run starts at once
+# In the recorded run ten workers share two cores, so a test that computes all along shows
+# about a fifth of a core, and one that plays a match in table time a twentieth or less.
+BUSY = 0.15  # a unit using at least this share of a core computes; below it, it mostly waits
 
 
-def plan_units(costs: dict[str, Cost], workers: int, cores: float) -> list[str]:
-    """The order units should start in, from a simulated run: ``workers`` take units as they
-    come free, longest first, except that a free worker takes the longest *computing* unit
-    while the running ones leave a core's share idle, and the longest *waiting* unit while they
-    keep the cores busy. A long unit that would end too late to wait any longer starts at
-    once whatever it is. ``costs`` is in the order ties are broken in."""
+def plan_units(costs: dict[str, Cost]) -> list[str]:
+    """The order units should start in: the computing units and the waiting ones, each longest
+    first, merged so that both are handed out at the same pace (by the share of their own
+    seconds handed out so far). The long units of each kind start early, and at any moment of
+    the run some workers compute while others wait, instead of the long waiting matches all
+    starting together with the CPU idle. ``costs`` is in the order ties are broken in."""
     rank = {u: i for i, u in enumerate(costs)}
     by_length = sorted(costs, key=lambda u: (-costs[u].wall, rank[u]))
-    rate = {u: min(cores, c.cpu / c.wall) if c.wall > 0 else 0.0 for u, c in costs.items()}
-    computing = deque(u for u in by_length if rate[u] >= BUSY)
-    waiting = deque(u for u in by_length if rate[u] < BUSY)
-    horizon = URGENT * sum(c.wall for c in costs.values()) / max(1, workers)
-    free = [(0.0, w) for w in range(max(1, workers))]
-    running: list[tuple[float, float]] = []  # (end, share of a core)
-    demand = 0.0
+    busy = {u for u, c in costs.items() if c.wall > 0 and c.cpu / c.wall >= BUSY}
+    kinds = [deque(u for u in by_length if u in busy), deque(u for u in by_length if u not in busy)]
+    totals = [sum(costs[u].wall for u in kind) or 1.0 for kind in kinds]
+    handed = [0.0, 0.0]
     order: list[str] = []
-
-    def longer(a: deque[str], b: deque[str]) -> deque[str]:
-        if not b:
-            return a
-        if not a:
-            return b
-        return a if (-costs[a[0]].wall, rank[a[0]]) <= (-costs[b[0]].wall, rank[b[0]]) else b
-
-    while computing or waiting:
-        now, worker = heapq.heappop(free)
-        while running and running[0][0] <= now:
-            demand -= heapq.heappop(running)[1]
-        head = longer(computing, waiting)
-        if now + costs[head[0]].wall >= horizon:
-            queue = head
-        elif demand + BUSY <= cores:
-            queue = computing or waiting
-        else:
-            queue = waiting or computing
-        unit = queue.popleft()
+    while kinds[0] or kinds[1]:
+        behind = min((k for k in (0, 1) if kinds[k]), key=lambda k: handed[k] / totals[k])
+        unit = kinds[behind].popleft()
+        handed[behind] += costs[unit].wall
         order.append(unit)
-        end = now + costs[unit].wall
-        heapq.heappush(running, (end, rate[unit]))
-        demand += rate[unit]
-        heapq.heappush(free, (end, worker))
     return order
 
 
 def planned_order(
-    nodeids: list[str],
-    slow: set[str],
-    known: dict[str, Cost],
-    unit_of: Callable[[str], str],
-    workers: int,
-    cores: float,
+    nodeids: list[str], slow: set[str], known: dict[str, Cost], unit_of: Callable[[str], str]
 ) -> list[str]:
     """The tests in the order :func:`plan_units` starts their units, a unit's tests together
     in collection order."""
     units = {n: unit_of(n) for n in nodeids}
     costs = unit_costs(nodeids, slow, known, unit_of)
-    place = {u: i for i, u in enumerate(plan_units(costs, workers, cores))}
+    place = {u: i for i, u in enumerate(plan_units(costs))}
     position = {n: i for i, n in enumerate(nodeids)}
     return sorted(nodeids, key=lambda n: (place[units[n]], position[n]))
 
@@ -215,16 +187,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     groups: dict[str, str | None] = {}
     by_id = {item.nodeid: item for item in items}
     slow = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
-    workerinput = getattr(config, "workerinput", None)
-    workers = int(workerinput["workercount"]) if workerinput else 1
-    order = planned_order(
-        list(by_id),
-        slow,
-        read_durations(),
-        lambda n: work_unit(n, root, groups),
-        workers,
-        float(len(os.sched_getaffinity(0))),
-    )
+    order = planned_order(list(by_id), slow, read_durations(), lambda n: work_unit(n, root, groups))
     items[:] = [by_id[n] for n in order]
 
 

@@ -69,25 +69,18 @@ def test_a_worker_gets_its_next_test_only_when_down_to_the_one_it_runs() -> None
     assert not needs_more(2) and not needs_more(3)
 
 
-def test_computing_units_fill_the_cores_and_waiting_ones_take_the_other_workers() -> None:
+def test_computing_and_waiting_units_are_handed_out_at_the_same_pace() -> None:
     costs = {
-        "wait": Cost(30.0, 1.5),  # a match in table time: a twentieth of a core
-        "c1": Cost(20.0, 20.0),
-        "c2": Cost(15.0, 15.0),
-        "c3": Cost(10.0, 10.0),
-        **{f"q{i}": Cost(5.0, 5.0) for i in range(20)},
+        "match": Cost(60.0, 3.0),  # a match in table time: a twentieth of a core
+        "final": Cost(40.0, 2.0),
+        "render": Cost(30.0, 30.0),
+        "search": Cost(10.0, 5.0),
+        "cup": Cost(20.0, 1.0),
+        "draw": Cost(10.0, 10.0),
     }
-    order = plan_units(costs, workers=3, cores=2.0)
-    # Two computing units fill the two cores, the third worker takes the waiting match (the
-    # longest unit, which longest-first alone would have started first), and the next free
-    # worker computes again.
-    assert order[:4] == ["c1", "c2", "wait", "c3"]
-    assert sorted(order) == sorted(costs)
-
-
-def test_a_long_unit_that_would_end_too_late_starts_at_once() -> None:
-    costs = {"c1": Cost(10.0, 10.0), "wait": Cost(50.0, 1.0), "c2": Cost(9.0, 9.0)}
-    assert plan_units(costs, workers=2, cores=2.0) == ["wait", "c1", "c2"]
+    # Longest first within each kind; the kind furthest behind its own total goes next (ties:
+    # computing first): the long match does not wait for every computing unit, nor they for it.
+    assert plan_units(costs) == ["render", "match", "final", "search", "draw", "cup"]
 
 
 def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
@@ -97,12 +90,10 @@ def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
         return "group:g" if n.startswith("g::") else n
 
     known = {"b::match": Cost(50.0, 2.0), "g::one": Cost(30.0, 30.0), "g::two": Cost(30.0, 30.0)}
-    order = planned_order(ids, {"c::new_slow", "b::match"}, known, unit, workers=1, cores=2.0)
-    # One worker: the 80 s run cannot wait, so its longest unit, the group (60 s), goes first;
-    # the group's tests together; a slow test nobody timed yet is guessed at 20 s.
-    assert order[:2] == ["g::one", "g::two"]
-    assert order.index("b::match") < order.index("c::new_slow") < order.index("a::quick")
-    assert sorted(order) == sorted(ids)
+    order = planned_order(ids, {"c::new_slow", "b::match"}, known, unit)
+    # The group computes (60 s), the match waits (50 s); a slow test nobody timed yet is
+    # guessed at 20 s and half a core, a quick one at 0.1 s: both count as computing.
+    assert order == ["g::one", "g::two", "b::match", "c::new_slow", "a::quick", "d::quick"]
 
 
 def test_durations_are_written_per_test_and_read_back(tmp_path: Path) -> None:
