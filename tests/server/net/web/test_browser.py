@@ -41,13 +41,20 @@ def wait(driver: Any, cond: Callable[[Any], Any], timeout: float = 30) -> Any:
 
 # One script per look (a WebDriver command is a round trip through chromedriver and the
 # browser's own process: looking with a single command keeps the waits cheap).
-_LOOK = """
-const e = document.querySelector(arguments[0]);
-if (!e) return [false, false, ""];
-const style = getComputedStyle(e);
-const shown = e.getClientRects().length > 0 && style.visibility !== "hidden";
-return [shown, shown && !e.disabled, shown ? e.innerText : ""];
+_SHOWN = """
+const shown = (css) => {
+  const e = document.querySelector(css);
+  return !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden"
+    ? e : null;
+};
 """
+_LOOK = (
+    _SHOWN
+    + """
+const e = shown(arguments[0]);
+return e ? [true, !e.disabled, e.innerText] : [false, false, ""];
+"""
+)
 
 
 def _look(driver: Any, css: str) -> tuple[bool, bool, str]:
@@ -122,18 +129,16 @@ def aim_and_strike(driver: Any, n: int) -> None:
     wait(driver, lambda d: not usable(d, "#strike"), 15)
 
 
-_NEXT_THING = """
-const look = (css) => {
-  const e = document.querySelector(css);
-  return !!e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== "hidden"
-    ? e : null;
-};
-if (look(".sheet")) return "over";
-const b = look("#break-me");
+_NEXT_THING = (
+    _SHOWN
+    + """
+if (shown(".sheet")) return "over";
+const b = shown("#break-me");
 if (b && !b.disabled) return "break";
-const s = look("#strike");
+const s = shown("#strike");
 return s && !s.disabled ? "strike" : "";
 """
+)
 
 
 def play_to_the_end(driver: Any, timeout: float = 240) -> int:
