@@ -168,7 +168,10 @@ async def test_disk_full_refuses_the_stroke_keeps_the_room_and_turns_health_red(
         reply = await players[shooter].expect(
             tc.StrokePlayed | tc.Error,  # type: ignore[arg-type]
             timeout=10,
-            where=lambda m: isinstance(m, tc.StrokePlayed) or m.code == "unavailable",
+            # Every seat hears every stroke: only the one this shooter just played counts.
+            where=lambda m, seq=before.seq: (
+                m.seq > seq if isinstance(m, tc.StrokePlayed) else m.code == "unavailable"
+            ),
         )
         if isinstance(reply, tc.Error):
             refused = reply
