@@ -9,10 +9,24 @@ STAMP := $(VENV)/.installed
 
 setup: $(STAMP)
 
+# uv installs the same requirements as pip in a few seconds instead of half a minute (it fetches
+# in parallel); where uv cannot be had, pip does it. uv lives in the venv, so `make clean` and
+# `rm -r .venv` remove it too.
+UV := $(VENV)/uv/bin/uv
+UV_PACKAGE ?= uv
+PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
+
 $(STAMP): pyproject.toml
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --disable-pip-version-check --upgrade pip
-	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
+	@if test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE); then \
+		echo "installing the requirements with uv"; \
+		$(UV) pip install --quiet --python $(PY) -e '.[dev]'; \
+	else \
+		echo "uv is not available: installing the requirements with pip"; \
+		$(PY) -m ensurepip --upgrade >/dev/null && \
+		$(PY) -m pip install $(PIP_QUIET) --upgrade pip && \
+		$(PY) -m pip install $(PIP_QUIET) -e '.[dev]'; \
+	fi
 	@touch $(STAMP)
 
 play: setup
