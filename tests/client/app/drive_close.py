@@ -95,7 +95,13 @@ def match_under_way(cmds: list[str], titles: list[str]) -> bool:
 
 
 def main() -> dict[str, object]:
-    report: dict[str, object] = {"how": HOW}
+    display = os.environ.get("DISPLAY", "")
+    # Which display the game was given and whether its X server was there (when it is not).
+    report: dict[str, object] = {
+        "how": HOW,
+        "display": display,
+        "x_socket": Path(f"/tmp/.X11-unix/X{display.lstrip(':')}").exists(),
+    }
     # Ctrl-C as a terminal's foreground job gets it. A shell starts its background jobs with
     # SIGINT ignored, and an ignored signal stays ignored in every program started from there
     # (``carom play`` keeps it so, as it should): where this suite was started that way, the

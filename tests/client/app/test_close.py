@@ -46,7 +46,11 @@ def _close(how: str, tmp_path: Path) -> dict[str, Any]:
     assert out.exists(), proc.stderr[-2000:]
     report: dict[str, Any] = json.loads(out.read_text())
     # The match was under way: the local server, the bot and its thinking worker were running.
-    assert report["ready"], f"no match under way; carom play printed:\n{report.get('output')}"
+    assert report["ready"], (
+        f"no match under way; carom play printed:\n{report.get('output')}\n"
+        f"display {report.get('display')!r}, its socket there: {report.get('x_socket')}; "
+        f"xvfb-run printed:\n{proc.stderr[-2000:]}"
+    )
     return report
 
 
