@@ -21,6 +21,10 @@ from pathlib import Path
 from server.process import ServerProcess
 
 PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+# A local game is one table, and a table simulates one stroke (or one lag) at a time: the
+# server's default second physics process would only cost the player's machine its start-up
+# (half a second of CPU) and its memory.
+LOCAL_WORKERS = 1
 
 
 def adopt_orphans() -> bool:
@@ -64,7 +68,9 @@ class LocalGame:
     def start_server(self, timeout: float = 20.0) -> str:
         """Start ``python -m server`` on a free port; returns its ws:// URL."""
         try:
-            self.server = ServerProcess(Path(self._dir.name) / "carom.db", timeout=timeout)
+            self.server = ServerProcess(
+                Path(self._dir.name) / "carom.db", workers=LOCAL_WORKERS, timeout=timeout
+            )
         except RuntimeError:
             self.stop()
             raise
@@ -124,7 +130,10 @@ class LocalGame:
         port = self.server.port
         self.server.stop(timeout=5)
         self.server = ServerProcess(
-            Path(self._dir.name) / "carom.db", extra_args=["--port", str(port)], timeout=timeout
+            Path(self._dir.name) / "carom.db",
+            workers=LOCAL_WORKERS,
+            extra_args=["--port", str(port)],
+            timeout=timeout,
         )
         return self.url
 
