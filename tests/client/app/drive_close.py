@@ -154,9 +154,13 @@ def main() -> dict[str, object]:
             raise SystemExit(f"unknown HOW {HOW!r}")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
-            seen |= descendants(proc.pid)
-            if proc.poll() is not None and not alive(seen):
-                break
+            if proc.poll() is not None:
+                # Reaped: its pid may already be another test's process, whose children are
+                # none of ours (and would be killed below). Its own children are in ``seen``.
+                if not alive(seen):
+                    break
+            else:
+                seen |= descendants(proc.pid)
             time.sleep(0.05)
         report["seconds"] = round(time.monotonic() - t0, 2)
         report["exited"] = proc.poll() is not None
