@@ -336,6 +336,31 @@ def run_frames(
     software renderer spends most of a headless run drawing the same lobby again); the last
     frame is always drawn.
     """
+    image = _frames(window, seconds, fps, real_time, on_frame, capture=True)
+    assert image is not None
+    return image
+
+
+def play_frames(
+    window: arcade.Window,
+    seconds: float,
+    fps: float = 60.0,
+    real_time: bool = True,
+    on_frame: Any = None,
+) -> None:
+    """``run_frames`` without the screenshot: the frames are drawn exactly as the window's own
+    loop would draw them (none when nothing on screen changed), and nothing is read back."""
+    _frames(window, seconds, fps, real_time, on_frame, capture=False)
+
+
+def _frames(
+    window: arcade.Window,
+    seconds: float,
+    fps: float,
+    real_time: bool,
+    on_frame: Any,
+    capture: bool,
+) -> Image | None:
     dt = 1.0 / fps
     frames = max(1, round(seconds * fps))
     image = None
@@ -346,7 +371,7 @@ def run_frames(
         fire(window, "on_update", dt)
         if on_frame is not None:
             on_frame(i)
-        last = i == frames - 1
+        last = capture and i == frames - 1
         wants = window.wants_frame() if isinstance(window, GameWindow) else True
         if wants or last:
             fire(window, "on_draw")
@@ -357,7 +382,6 @@ def run_frames(
             rest = dt - (time.perf_counter() - started)
             if rest > 0:
                 time.sleep(rest)
-    assert image is not None
     return image
 
 

@@ -127,7 +127,7 @@ async def play_sessions(url: str, sessions: int, seed: int = 7) -> None:
 def render(url: str, outdir: Path, player: str = PLAYER) -> Path:
     """The statistics screen for ``player``, fetched from ``url``, saved as a PNG."""
     os.environ.setdefault("ARCADE_HEADLESS", "1")
-    from client.app.app import Controller, make_window, run_frames, save_screenshot
+    from client.app.app import Controller, make_window, play_frames, save_screenshot
     from client.app.stats_view import StatsView
 
     window = make_window(visible=False)
@@ -139,9 +139,9 @@ def render(url: str, outdir: Path, player: str = PLAYER) -> Path:
     window.show_view(view)
     deadline = time.monotonic() + 120
     while view.page.loading and time.monotonic() < deadline:
-        run_frames(window, 1 / 30, real_time=False)
+        play_frames(window, 1 / 30, real_time=False)
         time.sleep(0.05)
-    run_frames(window, 1 / 30, real_time=False)
+    play_frames(window, 1 / 30, real_time=False)
     path = save_screenshot(window, outdir / "stats_screen.png")
     (outdir / "stats_screen.json").write_text(
         json.dumps(view.labels.shown, indent=1, ensure_ascii=False), encoding="utf-8"

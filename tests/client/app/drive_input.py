@@ -18,7 +18,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
 
-from client.app.app import Controller, make_window, run_frames
+from client.app.app import Controller, make_window, play_frames
 from client.app.scenes import build
 from client.app.table_view import TableView
 from shared.protocol import to_client as tc
@@ -40,7 +40,7 @@ def setup(scene_name: str, **match: Any) -> tuple[Controller, TableView]:
     controller = Controller(WINDOW, scene.model)
     view = TableView(controller)
     WINDOW.show_view(view)
-    run_frames(WINDOW, 1 / 60, real_time=False)
+    play_frames(WINDOW, 1 / 60, real_time=False)
     return controller, view
 
 
@@ -49,7 +49,7 @@ def queue(event: str, *args: Any) -> None:
 
 
 def frame() -> None:
-    run_frames(WINDOW, 1 / 60, real_time=False)
+    play_frames(WINDOW, 1 / 60, real_time=False)
 
 
 def screen(view: TableView, x: float, y: float) -> tuple[int, int]:

@@ -23,7 +23,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
 
-from client.app.app import Controller, fire, make_window, run_frames
+from client.app.app import Controller, fire, make_window, play_frames
 from client.app.bridge import Bridge
 from server.process import ServerProcess
 
@@ -46,7 +46,7 @@ def main(workdir: str) -> None:
         c.show_lobby()
 
         def frame() -> None:
-            run_frames(window, 1 / 60, real_time=False)
+            play_frames(window, 1 / 60, real_time=False)
             time.sleep(1 / 60)
 
         def until(cond: Callable[[], bool], timeout: float = 20.0) -> float:

@@ -21,7 +21,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
 
-from client.app.app import Controller, make_window, run_frames, save_screenshot
+from client.app.app import Controller, make_window, play_frames, save_screenshot
 from client.app.bridge import Bridge
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -32,7 +32,7 @@ report: dict[str, Any] = {}
 
 
 def frame() -> None:
-    run_frames(WINDOW, 1 / 60, real_time=False)
+    play_frames(WINDOW, 1 / 60, real_time=False)
 
 
 def texts() -> dict[str, str]:
@@ -50,7 +50,7 @@ def until(what: str, cond: Callable[[], bool], timeout: float = 20.0) -> None:
         now = time.monotonic()
         step = max(1 / 60, now - last)
         last = now
-        run_frames(WINDOW, step, fps=1 / step, real_time=False)
+        play_frames(WINDOW, step, fps=1 / step, real_time=False)
         if cond():
             return
         time.sleep(1 / 60)

@@ -14,7 +14,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
 
-from client.app.app import Controller, fire, make_window, run_frames
+from client.app.app import Controller, fire, make_window, play_frames
 from client.app.local import LocalGame
 
 
@@ -32,7 +32,7 @@ def main() -> None:
         def until(cond: Callable[[], bool], timeout: float = 20.0) -> float:
             start = time.monotonic()
             while time.monotonic() - start < timeout:
-                run_frames(window, 1 / 60, real_time=False)
+                play_frames(window, 1 / 60, real_time=False)
                 time.sleep(1 / 60)
                 if cond():
                     return time.monotonic() - start

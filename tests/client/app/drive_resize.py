@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from client.app.app import Controller, make_window, run_frames
+from client.app.app import Controller, make_window, play_frames, run_frames
 from client.app.layout import TableLayout
 from client.app.scenes import BALLS_AT_REST, build
 from client.app.table_view import TableView
@@ -14,7 +14,7 @@ from client.app.table_view import TableView
 window = make_window(visible=True)
 scene = build("spectator")
 window.show_view(TableView(Controller(window, scene.model)))
-run_frames(window, 0.2)
+play_frames(window, 0.2)
 out = []
 for w, h in ((1500, 760), (1000, 700)):
     window.set_size(w, h)

@@ -22,7 +22,7 @@ from shared.protocol import to_server as ts
 
 os.environ["ARCADE_HEADLESS"] = "1"
 
-from client.app.app import Controller, make_window, run_frames
+from client.app.app import Controller, make_window, play_frames
 
 URL, ROOM, OUT = sys.argv[1], sys.argv[2], sys.argv[3]
 GO = sys.argv[4] if len(sys.argv) > 4 else None
@@ -43,14 +43,14 @@ def main() -> None:
                 pass
         ready = time.monotonic() + 60
         while GO is not None and not os.path.exists(GO) and time.monotonic() < ready:
-            run_frames(window, 1 / 60, real_time=False)
+            play_frames(window, 1 / 60, real_time=False)
             time.sleep(0.01)
         c.send(ts.Spectate(room_id=ROOM, password=None))
         deadline = time.monotonic() + 60
         joined_t: float | None = None
         samples: dict[str, Any] = {}
         while time.monotonic() < deadline:
-            run_frames(window, 1 / 60, real_time=False)
+            play_frames(window, 1 / 60, real_time=False)
             time.sleep(1 / 60)
             view = window.current_view
             m = c.model
@@ -74,7 +74,7 @@ def main() -> None:
                 if "half" not in samples and t >= anim.motion.duration / 2:
                     samples["half"] = texts
             elif joined_t is not None and not m.holding and "rest" not in samples:
-                run_frames(window, 0.2, real_time=True)
+                play_frames(window, 0.2, real_time=True)
                 samples["rest"] = dict(view.scene.labels.shown)  # type: ignore[union-attr]
                 lay = view.layout  # type: ignore[union-attr]
                 strip = lay.call_strip

@@ -23,7 +23,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
 
-from client.app.app import Controller, make_window, run_frames, save_screenshot
+from client.app.app import Controller, make_window, play_frames, save_screenshot
 from client.app.stats_view import StatsView
 
 URL, OUT = sys.argv[1], Path(sys.argv[2])
@@ -32,7 +32,7 @@ report: dict[str, Any] = {}
 
 
 def frame() -> None:
-    run_frames(WINDOW, 1 / 60, real_time=False)
+    play_frames(WINDOW, 1 / 60, real_time=False)
 
 
 def texts() -> dict[str, str]:

@@ -18,7 +18,7 @@ os.environ["ARCADE_HEADLESS"] = "1"
 
 import arcade
 
-from client.app.app import Controller, make_window, run_frames
+from client.app.app import Controller, make_window, play_frames
 from client.app.bridge import Bridge
 from server.store.sqlite import Store
 from shared.protocol import to_client as tc
@@ -38,7 +38,7 @@ def texts() -> dict[str, str]:
 def until(what: str, cond: Callable[[], bool], timeout: float = 20.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        run_frames(WINDOW, 1 / 60, real_time=False)
+        play_frames(WINDOW, 1 / 60, real_time=False)
         if cond():
             return
         time.sleep(1 / 60)
@@ -48,7 +48,7 @@ def until(what: str, cond: Callable[[], bool], timeout: float = 20.0) -> None:
 def press(x: float, y: float) -> None:
     WINDOW.dispatch_event("on_mouse_press", round(x), round(y), arcade.MOUSE_BUTTON_LEFT, 0)
     WINDOW.dispatch_event("on_mouse_release", round(x), round(y), arcade.MOUSE_BUTTON_LEFT, 0)
-    run_frames(WINDOW, 1 / 60, real_time=False)
+    play_frames(WINDOW, 1 / 60, real_time=False)
 
 
 def click(key: str) -> None:

@@ -15,7 +15,7 @@ import sys
 
 os.environ["ARCADE_HEADLESS"] = "1"
 
-from client.app.app import Controller, make_window, run_frames
+from client.app.app import Controller, make_window, play_frames
 from client.app.model import GameModel
 from client.app.scenes import SceneClock
 from client.session import Event
@@ -55,7 +55,7 @@ def main(path: str) -> None:
     seen: set[str] = set()
 
     def frame() -> None:
-        run_frames(window, 1 / 60, real_time=False)
+        play_frames(window, 1 / 60, real_time=False)
         view = window.current_view
         labels = getattr(getattr(view, "scene", view), "labels", None)
         if labels is not None:
