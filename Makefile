@@ -11,7 +11,8 @@ setup: $(STAMP)
 
 # uv installs the same requirements as pip in a few seconds instead of half a minute (it fetches
 # in parallel); where uv cannot be had, pip does it. uv lives in the venv, so `make clean` and
-# `rm -r .venv` remove it too.
+# `rm -r .venv` remove it too. --compile-bytecode, as pip does: otherwise the first processes
+# to import each library (the test workers, the servers they start) would all compile it.
 UV := $(VENV)/uv/bin/uv
 UV_PACKAGE ?= uv
 PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
@@ -20,7 +21,7 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
 	@if test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE); then \
 		echo "installing the requirements with uv"; \
-		$(UV) pip install --quiet --python $(PY) -e '.[dev]'; \
+		$(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'; \
 	else \
 		echo "uv is not available: installing the requirements with pip"; \
 		$(PY) -m ensurepip --upgrade >/dev/null && \
