@@ -15,5 +15,6 @@ pytest_plugins = [
     "tests.engines",
     "tests.rule_coverage",
     "tests.scheduling",
+    "tests.stopping",
     "pytester",
 ]
