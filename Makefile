@@ -10,7 +10,8 @@ STAMP := $(VENV)/.installed
 setup: $(STAMP)
 
 # uv installs the same requirements as pip in a few seconds instead of half a minute (it fetches
-# in parallel); where uv cannot be had, pip does it. uv lives in the venv, so `make clean` and
+# in parallel); where uv cannot be had or cannot install them (pip's own index settings, say,
+# which uv does not read), pip does it. uv lives in the venv, so `make clean` and
 # `rm -r .venv` remove it too. --compile-bytecode, as pip does: otherwise the first processes
 # to import each library (the test workers, the servers they start) would all compile it.
 UV := $(VENV)/uv/bin/uv
@@ -19,11 +20,11 @@ PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
-	@if test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE); then \
-		echo "installing the requirements with uv"; \
-		$(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'; \
+	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE)) \
+		&& $(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'; then \
+		echo "installed the requirements with uv"; \
 	else \
-		echo "uv is not available: installing the requirements with pip"; \
+		echo "uv could not install the requirements: installing them with pip"; \
 		$(PY) -m ensurepip --upgrade >/dev/null && \
 		$(PY) -m pip install $(PIP_QUIET) --upgrade pip && \
 		$(PY) -m pip install $(PIP_QUIET) -e '.[dev]'; \
