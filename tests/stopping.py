@@ -23,6 +23,7 @@ import pytest
 
 # How execnet starts an xdist worker: python -u -c "import sys;exec(eval(sys.stdin.readline()))".
 _WORKER_COMMAND = b"exec(eval(sys.stdin.readline()))"
+_TRACKER = b"multiprocessing.resource_tracker"
 
 
 # How long the controller lets its workers tear down before xdist ends them: xdist interrupts a
@@ -47,7 +48,7 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
             os.kill(pid, signal.SIGTERM)
     # A worker has torn its tests down when the processes they started are gone.
     deadline = time.monotonic() + TEARDOWN_S
-    while time.monotonic() < deadline and any(children_of(pid) for pid in workers):
+    while time.monotonic() < deadline and any(processes_started_by(pid) for pid in workers):
         time.sleep(0.1)
     raise KeyboardInterrupt(f"stopped by signal {signum}")
 
@@ -59,6 +60,13 @@ def workers_of(parent: int) -> list[int]:
 
 def children_of(parent: int) -> list[int]:
     return [pid for pid, _ in _children(parent)]
+
+
+def processes_started_by(worker: int) -> list[int]:
+    """What a worker's tests started and its teardown ends: its children but multiprocessing's
+    resource tracker, which a test's process pool leaves for the worker's lifetime (it ends by
+    itself with the worker)."""
+    return [pid for pid, cmdline in _children(worker) if _TRACKER not in cmdline]
 
 
 def _children(parent: int) -> list[tuple[int, bytes]]:
