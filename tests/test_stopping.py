@@ -33,26 +33,33 @@ pytest_plugins = ["tests.stopping"]
 def helper(tmp_path_factory):
     # A process the test needs, ended by the fixture's teardown (as the suite's servers are).
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
-    out = Path(os.environ["HELPERS"]) / f"{proc.pid}"
-    out.write_text("")
     yield proc
     # A slow teardown, as a cluster's nodes take to drain and stop: longer than xdist gives a
     # worker (it interrupts it 5 s after the controller has gone, and kills it 10 s later).
     time.sleep(12)
     proc.terminate()
     proc.wait(10)
-    out.unlink()
+    (Path(os.environ["HELPERS"]) / str(proc.pid)).unlink()
+
+
+def running(helper):
+    # Written from the test's body, so the fixture is set up and its teardown will run.
+    (Path(os.environ["HELPERS"]) / str(helper.pid)).write_text("")
 """
 
 SUITE = """
 import time
 
+from conftest import running
+
 
 def test_one(helper):
+    running(helper)
     time.sleep(600)
 
 
 def test_two(helper):
+    running(helper)
     time.sleep(600)
 """
 
