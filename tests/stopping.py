@@ -16,14 +16,15 @@ import os
 import signal
 import threading
 import time
-from pathlib import Path
 from types import FrameType
 
 import pytest
 
+from tests.procs import children
+
 # How execnet starts an xdist worker: python -u -c "import sys;exec(eval(sys.stdin.readline()))".
-_WORKER_COMMAND = b"exec(eval(sys.stdin.readline()))"
-_TRACKER = b"multiprocessing.resource_tracker"
+_WORKER_COMMAND = "exec(eval(sys.stdin.readline()))"
+_TRACKER = "multiprocessing.resource_tracker"
 
 
 # How long the controller lets its workers tear down before xdist ends them: xdist interrupts a
@@ -55,31 +56,11 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 def workers_of(parent: int) -> list[int]:
     """The xdist workers ``parent`` started (none in a worker or a run without xdist)."""
-    return [pid for pid, cmdline in _children(parent) if _WORKER_COMMAND in cmdline]
-
-
-def children_of(parent: int) -> list[int]:
-    return [pid for pid, _ in _children(parent)]
+    return [pid for pid, command in children(parent) if _WORKER_COMMAND in command]
 
 
 def processes_started_by(worker: int) -> list[int]:
     """What a worker's tests started and its teardown ends: its children but multiprocessing's
     resource tracker, which a test's process pool leaves for the worker's lifetime (it ends by
     itself with the worker)."""
-    return [pid for pid, cmdline in _children(worker) if _TRACKER not in cmdline]
-
-
-def _children(parent: int) -> list[tuple[int, bytes]]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2 :].split()
-        if int(fields[1]) == parent and fields[0] != "Z":  # a zombie has ended already
-            found.append((int(entry.name), cmdline))
-    return found
+    return [pid for pid, command in children(worker) if _TRACKER not in command]

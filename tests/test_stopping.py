@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.stopping import children_of
+from tests.procs import children
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,7 +109,7 @@ def test_sigterm_to_a_parallel_run_tears_every_test_down(tmp_path: Path) -> None
         # Both workers are inside a test, each with its helper running.
         _until(lambda: len(list(helpers.iterdir())) == 2, timeout=60)
         started = [int(p.name) for p in helpers.iterdir()]
-        workers = children_of(run.pid)
+        workers = [pid for pid, _ in children(run.pid)]
         assert all(_alive(pid) for pid in started)
         run.send_signal(signal.SIGTERM)  # to the controller alone, as `kill PID` does
         out, _ = run.communicate(timeout=90)

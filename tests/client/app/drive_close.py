@@ -26,10 +26,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2]))  # the repository, for tests.client.procs
+sys.path.insert(0, str(HERE.parents[2]))  # the repository, for tests.procs
 
 from tests.client.app.wm_close import close_windows, window_titles  # noqa: E402
-from tests.client.procs import Proc, alive, descendants  # noqa: E402
+from tests.procs import Proc, alive, descendants  # noqa: E402
 
 HOW, OUT = sys.argv[1], sys.argv[2]
 CAROM = str(Path(sys.executable).parent / "carom")

@@ -15,7 +15,7 @@ import pytest
 
 from client.app.local import LocalGame
 from client.session import Session
-from tests.client.procs import Proc, alive, descendants, still_alive_after
+from tests.procs import Proc, alive, descendants, still_alive_after
 
 pytestmark = [
     pytest.mark.slow,

@@ -21,14 +21,38 @@ def _stat(pid: int) -> tuple[int, int, str] | None:
     return int(fields[1]), int(fields[19]), fields[0]
 
 
-def descendants(root: int) -> set[Proc]:
-    """Every living process below ``root`` (children, their children, ...)."""
+def _command(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
+    except OSError:
+        return "?"
+
+
+def _parents() -> dict[int, int]:
+    """Every process's parent pid."""
     parent: dict[int, int] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             st = _stat(int(entry))
             if st is not None:
                 parent[int(entry)] = st[0]
+    return parent
+
+
+def children(parent: int) -> list[tuple[int, str]]:
+    """The processes ``parent`` started that are still running (zombies have ended), with
+    their command lines."""
+    out = []
+    for pid, pp in _parents().items():
+        st = _stat(pid)
+        if pp == parent and st is not None and st[2] != "Z":
+            out.append((pid, _command(pid)))
+    return out
+
+
+def descendants(root: int) -> set[Proc]:
+    """Every living process below ``root`` (children, their children, ...)."""
+    parent = _parents()
     out: set[Proc] = set()
     frontier = {root}
     while frontier:
@@ -47,11 +71,7 @@ def alive(procs: set[Proc]) -> list[str]:
     for pid, start in sorted(procs):
         st = _stat(pid)
         if st is not None and st[1] == start:
-            try:
-                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                cmd = "?"
-            out.append(f"{pid} [{st[2]}] {cmd.strip()}")
+            out.append(f"{pid} [{st[2]}] {_command(pid)}")
     return out
 
 
