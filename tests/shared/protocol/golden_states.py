@@ -3,6 +3,7 @@ real ``MatchState`` values in every phase, for checking views built from them.""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -14,8 +15,10 @@ from shared.rules import apply as referee_apply
 GOLDEN = Path(__file__).parents[1] / "rules" / "golden"
 
 
-def golden_states() -> list[tuple[str, MatchState]]:
-    """(``file:step``, state) after every accepted action of every golden log."""
+@cache
+def golden_states() -> tuple[tuple[str, MatchState], ...]:
+    """(``file:step``, state) after every accepted action of every golden log; replayed once
+    per process (three test modules parametrize over it at collection)."""
     seen: list[tuple[str, MatchState]] = []
     for path in sorted(GOLDEN.glob("*.txt")):
         name = path.name
@@ -33,7 +36,7 @@ def golden_states() -> list[tuple[str, MatchState]]:
             golden.replay(path)
         finally:
             golden.apply = referee_apply
-    return seen
+    return tuple(seen)
 
 
 def room_view() -> RoomView:
