@@ -134,6 +134,10 @@ def ball_cushion(
     dp = m * vn / ((1.0 - nz * nz) if on_slate else 1.0) / pieces
     compressing = True
     work_c = work_r = target = 0.0
+    # Loop invariants, computed once (the same products the steps used to form each time).
+    sqrt, hypot = math.sqrt, math.hypot
+    cap_c = mu_c * dp
+    pnx, pny, pnz = nx * dp, ny * dp, nz * dp
     for _ in range(8 * pieces):
         # Slip of the cushion contact point, tangential part only.
         ux = vx + wy * rz - wz * ry
@@ -141,23 +145,25 @@ def ball_cushion(
         uz = vz + wx * ry - wy * rx
         un = ux * nx + uy * ny + uz * nz
         ux, uy, uz = ux - un * nx, uy - un * ny, uz - un * nz
-        slip = math.sqrt(ux * ux + uy * uy + uz * uz)
+        slip = sqrt(ux * ux + uy * uy + uz * uz)
         fx = fy = fz = 0.0
         if slip > 0.0:
-            lam = min(mu_c * dp, stop * slip) / slip
+            cap = stop * slip
+            lam = (cap if cap < cap_c else cap_c) / slip  # min(cap_c, cap)
             fx, fy, fz = -lam * ux, -lam * uy, -lam * uz
-        jx, jy, jz = fx - nx * dp, fy - ny * dp, fz - nz * dp
+        jx, jy, jz = fx - pnx, fy - pny, fz - pnz
         # Torque of the cushion friction (the normal impulse passes through the centre).
         tx, ty, tz = ry * fz - rz * fy, rz * fx - rx * fz, rx * fy - ry * fx
         if on_slate:
             # The slate holds the ball down with the impulse that keeps v_z = 0; cloth
             # friction there opposes the slip of the bottom point (Mathavan 2010).
-            pc = max(0.0, -jz)
+            pc = -jz if -jz > 0.0 else 0.0  # max(0.0, -jz)
             jz = 0.0
             cx, cy = vx - radius * wy, vy + radius * wx
-            cs = math.hypot(cx, cy)
+            cs = hypot(cx, cy)
             if cs > 0.0 and pc > 0.0:
-                lam = min(mu_s * pc, stop * cs) / cs
+                cap_s, cap = mu_s * pc, stop * cs
+                lam = (cap if cap < cap_s else cap_s) / cs  # min(cap_s, cap)
                 gx, gy = -lam * cx, -lam * cy
                 jx, jy = jx + gx, jy + gy
                 # r = (0, 0, −R): r × g = (R·gy, −R·gx, 0).

@@ -19,8 +19,21 @@ _MAX_ITER = 100
 
 
 def poly_eval(c: Sequence[float], t: float) -> float:
+    """Horner's rule from ``acc = 0``. The engine's polynomials have up to five coefficients
+    (a pair's squared gap is a quartic): those are written out, which skips the loop and gives
+    the same bits."""
+    n = len(c)
+    if n == 5:
+        c0, c1, c2, c3, c4 = c
+        return ((((0.0 * t + c4) * t + c3) * t + c2) * t + c1) * t + c0
+    if n == 4:
+        c0, c1, c2, c3 = c
+        return (((0.0 * t + c3) * t + c2) * t + c1) * t + c0
+    if n == 3:
+        c0, c1, c2 = c
+        return ((0.0 * t + c2) * t + c1) * t + c0
     acc = 0.0
-    for k in range(len(c) - 1, -1, -1):
+    for k in range(n - 1, -1, -1):
         acc = acc * t + c[k]
     return acc
 
