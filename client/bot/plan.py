@@ -169,28 +169,41 @@ def _closest_approach(
     a: Sequence[Segment], b: Sequence[Segment], start: float, end: float, dt: float = 0.03
 ) -> float:
     """Smallest centre distance between two balls from ``start`` on, sampled every ``dt``
-    (a guide for the search, not a referee decision: a few centimetres of step are plenty)."""
+    (a guide for the search, not a referee decision: a few centimetres of step are plenty).
+    Each segment's terms are read once, not at every sample: the search calls this for every
+    stroke that misses."""
     if not a or not b:
         return math.inf
+    last_a, last_b = len(a) - 1, len(b) - 1
     ia = ib = 0
     best = math.inf
     t = start
-    while t <= end + dt:
-        while ia + 1 < len(a) and a[ia + 1].t0 <= t:
+    stop = end + dt
+    cur_a = cur_b = -1
+    at0 = apx = apy = avx = avy = ahx = ahy = 0.0
+    bt0 = bpx = bpy = bvx = bvy = bhx = bhy = 0.0
+    rests = False
+    while t <= stop:
+        while ia < last_a and a[ia + 1].t0 <= t:
             ia += 1
-        while ib + 1 < len(b) and b[ib + 1].t0 <= t:
+        while ib < last_b and b[ib + 1].t0 <= t:
             ib += 1
-        sa, sb = a[ia], b[ib]
-        ta, tb = t - sa.t0, t - sb.t0
-        dx = (sa.pos[0] + sa.vel[0] * ta + 0.5 * sa.acc[0] * ta * ta) - (
-            sb.pos[0] + sb.vel[0] * tb + 0.5 * sb.acc[0] * tb * tb
-        )
-        dy = (sa.pos[1] + sa.vel[1] * ta + 0.5 * sa.acc[1] * ta * ta) - (
-            sb.pos[1] + sb.vel[1] * tb + 0.5 * sb.acc[1] * tb * tb
-        )
+        if ia != cur_a:
+            cur_a, sa = ia, a[ia]
+            at0, (apx, apy, _), (avx, avy, _) = sa.t0, sa.pos, sa.vel
+            ahx, ahy = 0.5 * sa.acc[0], 0.5 * sa.acc[1]
+            rests = ia == last_a and _still(sa)
+        if ib != cur_b:
+            cur_b, sb = ib, b[ib]
+            bt0, (bpx, bpy, _), (bvx, bvy, _) = sb.t0, sb.pos, sb.vel
+            bhx, bhy = 0.5 * sb.acc[0], 0.5 * sb.acc[1]
+        ta, tb = t - at0, t - bt0
+        dx = (apx + avx * ta + ahx * ta * ta) - (bpx + bvx * tb + bhx * tb * tb)
+        dy = (apy + avy * ta + ahy * ta * ta) - (bpy + bvy * tb + bhy * tb * tb)
         d = dx * dx + dy * dy
-        best = min(best, d)
-        if ia == len(a) - 1 and _still(sa):
+        if d < best:
+            best = d
+        if rests:
             break  # the cue ball rests: it will come no closer on its own
         t += dt
     return math.sqrt(best)

@@ -199,11 +199,19 @@ class _Run:
         still = ("stationary", "spinning")
         if ma.phase in still and mb.phase in still:
             return None
-        pa, va, _ = state_at(ma.seg, self.now)
-        pb, vb, _ = state_at(mb.seg, self.now)
-        aa, ab = ma.seg.acc, mb.seg.acc
-        ax, ay, az = pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]
-        bx, by, bz = va[0] - vb[0], va[1] - vb[1], va[2] - vb[2]
+        # Both balls' position and velocity now, as ``state_at`` forms them (written out: this
+        # runs for every pair at every event, and the spins are not needed).
+        sa, sb = ma.seg, mb.seg
+        aa, ab = sa.acc, sb.acc
+        ta, tb = self.now - sa.t0, self.now - sb.t0
+        ha, hb = 0.5 * ta * ta, 0.5 * tb * tb
+        p, v, q, u = sa.pos, sa.vel, sb.pos, sb.vel
+        ax = (p[0] + v[0] * ta + aa[0] * ha) - (q[0] + u[0] * tb + ab[0] * hb)
+        ay = (p[1] + v[1] * ta + aa[1] * ha) - (q[1] + u[1] * tb + ab[1] * hb)
+        az = (p[2] + v[2] * ta + aa[2] * ha) - (q[2] + u[2] * tb + ab[2] * hb)
+        bx = (v[0] + aa[0] * ta) - (u[0] + ab[0] * tb)
+        by = (v[1] + aa[1] * ta) - (u[1] + ab[1] * tb)
+        bz = (v[2] + aa[2] * ta) - (u[2] + ab[2] * tb)
         cx, cy, cz = 0.5 * (aa[0] - ab[0]), 0.5 * (aa[1] - ab[1]), 0.5 * (aa[2] - ab[2])
         dia = 2.0 * self.r
         aa2 = ax * ax + ay * ay + az * az
