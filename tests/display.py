@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import itertools
 import os
+from pathlib import Path
 
 _NEXT = itertools.count()
 
 
-def xvfb_run(screen: str = "1280x800x24") -> list[str]:
+def xvfb_run(screen: str = "1280x800x24", errors: Path | None = None) -> list[str]:
+    """``errors``: a file for what ``xauth`` and Xvfb print (xvfb-run drops it otherwise)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
     base = 200 + 40 * (int(worker) if worker.isdigit() else 0) + 4 * (next(_NEXT) % 10)
-    return ["xvfb-run", "-a", "-n", str(base), "-s", f"-screen 0 {screen}"]
+    logged = ["-e", str(errors)] if errors is not None else []
+    return ["xvfb-run", "-a", "-n", str(base), *logged, "-s", f"-screen 0 {screen}"]

@@ -28,6 +28,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))  # the repository, for tests.procs
 
+import pyglet.libs.x11.xlib as xlib  # noqa: E402
+
 from tests.client.app.wm_close import close_windows, window_titles  # noqa: E402
 from tests.procs import Proc, alive, descendants  # noqa: E402
 
@@ -94,6 +96,23 @@ def match_under_way(cmds: list[str], titles: list[str]) -> bool:
     return False
 
 
+def display_opens(within: float = 10.0) -> int:
+    """How many tries it took to open ``$DISPLAY`` (0: not within ``within`` seconds). The game
+    once could not open a display whose socket was there (two suite runs out of a dozen): this
+    tells a display that was not answering yet from one that never did."""
+    deadline = time.monotonic() + within
+    tries = 0
+    while True:
+        tries += 1
+        display = xlib.XOpenDisplay(None)
+        if display:
+            xlib.XCloseDisplay(display)
+            return tries
+        if time.monotonic() >= deadline:
+            return 0
+        time.sleep(0.2)
+
+
 def main() -> dict[str, object]:
     display = os.environ.get("DISPLAY", "")
     # Which display the game was given and whether its X server was there (when it is not).
@@ -101,7 +120,12 @@ def main() -> dict[str, object]:
         "how": HOW,
         "display": display,
         "x_socket": Path(f"/tmp/.X11-unix/X{display.lstrip(':')}").exists(),
+        "xauthority": os.environ.get("XAUTHORITY", ""),
+        "display_tries": display_opens(),
     }
+    if not report["display_tries"]:
+        report["ready"] = False
+        return report
     # Ctrl-C as a terminal's foreground job gets it. A shell starts its background jobs with
     # SIGINT ignored, and an ignored signal stays ignored in every program started from there
     # (``carom play`` keeps it so, as it should): where this suite was started that way, the

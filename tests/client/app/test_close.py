@@ -36,8 +36,9 @@ pytestmark = [
 
 def _close(how: str, tmp_path: Path) -> dict[str, Any]:
     out = tmp_path / f"{how}.json"
+    xvfb_log = tmp_path / "xvfb.log"
     proc = subprocess.run(
-        [*xvfb_run(), sys.executable, str(DRIVER), how, out],
+        [*xvfb_run(errors=xvfb_log), sys.executable, str(DRIVER), how, out],
         capture_output=True,
         text=True,
         timeout=150,
@@ -48,10 +49,16 @@ def _close(how: str, tmp_path: Path) -> dict[str, Any]:
     # The match was under way: the local server, the bot and its thinking worker were running.
     assert report["ready"], (
         f"no match under way; carom play printed:\n{report.get('output')}\n"
-        f"display {report.get('display')!r}, its socket there: {report.get('x_socket')}; "
-        f"xvfb-run printed:\n{proc.stderr[-2000:]}"
+        f"display {report.get('display')!r}, its socket there: {report.get('x_socket')}, "
+        f"opened by the driver after {report.get('display_tries')} tries (0: never), "
+        f"XAUTHORITY {report.get('xauthority')!r}; xvfb-run printed:\n{proc.stderr[-2000:]}\n"
+        f"Xvfb and xauth printed:\n{_tail(xvfb_log)}"
     )
     return report
+
+
+def _tail(path: Path) -> str:
+    return path.read_text(errors="replace")[-2000:] if path.exists() else "(nothing)"
 
 
 def _env() -> dict[str, str]:
