@@ -28,39 +28,35 @@ def _command(pid: int) -> str:
         return "?"
 
 
-def _parents() -> dict[int, int]:
-    """Every process's parent pid."""
-    parent: dict[int, int] = {}
+def _processes() -> dict[int, tuple[int, int, str]]:
+    """Every process's (parent pid, start time, state), read once."""
+    table: dict[int, tuple[int, int, str]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             st = _stat(int(entry))
             if st is not None:
-                parent[int(entry)] = st[0]
-    return parent
+                table[int(entry)] = st
+    return table
 
 
 def children(parent: int) -> list[tuple[int, str]]:
     """The processes ``parent`` started that are still running (zombies have ended), with
     their command lines."""
-    out = []
-    for pid, pp in _parents().items():
-        st = _stat(pid)
-        if pp == parent and st is not None and st[2] != "Z":
-            out.append((pid, _command(pid)))
-    return out
+    return [
+        (pid, _command(pid))
+        for pid, (pp, _, state) in _processes().items()
+        if pp == parent and state != "Z"
+    ]
 
 
 def descendants(root: int) -> set[Proc]:
     """Every living process below ``root`` (children, their children, ...)."""
-    parent = _parents()
+    table = _processes()
     out: set[Proc] = set()
     frontier = {root}
     while frontier:
-        kids = {p for p, pp in parent.items() if pp in frontier}
-        for k in kids:
-            st = _stat(k)
-            if st is not None:
-                out.add((k, st[1]))
+        kids = {p for p, (pp, _, _) in table.items() if pp in frontier}
+        out |= {(k, table[k][1]) for k in kids}
         frontier = kids
     return out
 
