@@ -1,6 +1,16 @@
 # One set of commands for people and CI. Every target bootstraps .venv on first use and
 # reinstalls only when pyproject.toml changed (the stamp file records the last install).
-PYTHON ?= python3
+# The interpreter the venv is made from: the distribution's CPython where it is 3.11 or newer,
+# else the first python3 on the PATH. Distributions (Debian, Ubuntu, Fedora) build CPython with
+# profile-guided and link-time optimisation; version managers such as pyenv build without them
+# unless asked. On this project's machines both are there, and the suite spends a quarter less
+# CPU on Debian's 3.11 than on pyenv's (docs/benchmarks.md, "Round 9"). `make PYTHON=...` picks
+# another; an existing .venv keeps the interpreter it was made with.
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell for p in /usr/bin/python3 python3; do \
+	$$p -c 'import sys, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null && echo $$p && exit; \
+	done; echo python3)
+endif
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed

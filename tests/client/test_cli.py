@@ -45,6 +45,21 @@ def test_help_does_not_import_the_window_toolkit() -> None:
     assert out == "False"
 
 
+def test_a_subcommand_imports_only_its_own_module() -> None:
+    # Every window, bot and local server starts through this entry point: loading the other
+    # eight subcommands' modules would cost each of them a fifth of a second.
+    code = (
+        "import contextlib, io, sys; from client.cli import SUBCOMMANDS, main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    main(['sim', '--help'])\n"
+        "print(sorted(n for n, (m, _) in SUBCOMMANDS.items() if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert out == "['sim']"
+
+
 def test_no_command_prints_usage_and_fails() -> None:
     proc = _carom()
     assert proc.returncode == 2
