@@ -24,3 +24,31 @@ def test_setup_is_up_to_date_after_install() -> None:
 def test_ci_script_runs_the_suite_through_make() -> None:
     script = (ROOT / ".ci" / "run").read_text()
     assert "make test" in script
+
+
+def _venv_command(*args: str) -> str:
+    out = subprocess.run(
+        ["make", "-n", "-B", *args, ".venv/.installed"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return next(line for line in out.splitlines() if "-m venv" in line)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
+def test_the_venv_is_made_from_the_distributions_python_where_it_is_recent_enough() -> None:
+    # The distribution's CPython is built with profile-guided optimisation; a version manager's
+    # usually is not, and the suite spends a quarter more CPU on it (docs/benchmarks.md).
+    system = Path("/usr/bin/python3")
+    recent = (
+        system.exists()
+        and subprocess.run(
+            [str(system), "-c", "import sys, venv; sys.exit(sys.version_info < (3, 11))"]
+        ).returncode
+        == 0
+    )
+    expected = "/usr/bin/python3" if recent else "python3"
+    assert _venv_command().split("||")[-1].split()[0] == expected
+    assert _venv_command("PYTHON=python3.11").split("||")[-1].split()[0] == "python3.11"
