@@ -13,6 +13,7 @@ the others (``carom play`` starts a local server); ``shared`` never imports ``se
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 from collections.abc import Sequence
@@ -91,5 +92,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result
 
 
+def console() -> int:
+    """The ``carom`` program: ``main`` on its command line, then the process exits. What the
+    command made is freed by the OS; frozen, the heap is not walked once more by the
+    interpreter's shutdown (a tenth of a second of CPU when a game window closes)."""
+    result = main()
+    gc.freeze()
+    return result
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())
