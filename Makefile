@@ -3,7 +3,7 @@
 # The interpreter the venv is made from: the distribution's CPython where it is 3.11 or newer,
 # else the first python3 on the PATH. Distributions (Debian, Ubuntu, Fedora) build CPython with
 # profile-guided and link-time optimisation; version managers such as pyenv build without them
-# unless asked. On this project's machines both are there, and the suite spends a quarter less
+# unless asked. On this project's machines both are there, and the suite spends a fifth less
 # CPU on Debian's 3.11 than on pyenv's (docs/benchmarks.md, "Round 9"). `make PYTHON=...` picks
 # another; an existing .venv keeps the interpreter it was made with.
 ifeq ($(origin PYTHON),undefined)

@@ -25,9 +25,10 @@ pytest_plugins = [
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """After every other plugin's end: collect once (pytest's own last collection, next, finds
-    what this one leaves), then freeze the heap. The interpreter's shutdown would otherwise walk
-    every object the session made once more, before the OS frees them anyway: about half a second
-    of CPU for each worker, all at the run's end (docs/benchmarks.md, round 9)."""
+    """After every other plugin's end: collect once, while pytest still reports what breaks in
+    a collected object's finalizer, then freeze the heap. The interpreter's shutdown would
+    otherwise walk every object the session made once more, before the OS frees them anyway:
+    about half a second of CPU for each worker, all at the run's end (docs/benchmarks.md,
+    round 9)."""
     gc.collect()
     gc.freeze()
