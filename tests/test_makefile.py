@@ -26,7 +26,8 @@ def test_ci_script_runs_the_suite_through_make() -> None:
     assert "make test" in script
 
 
-def _venv_command(*args: str) -> str:
+def _venv_interpreter(*args: str) -> str:
+    """The interpreter ``make setup`` would make the venv from, with ``args`` given to make."""
     out = subprocess.run(
         ["make", "-n", "-B", *args, ".venv/.installed"],
         cwd=ROOT,
@@ -34,7 +35,8 @@ def _venv_command(*args: str) -> str:
         text=True,
         check=True,
     ).stdout
-    return next(line for line in out.splitlines() if "-m venv" in line)
+    command = next(line for line in out.splitlines() if "-m venv" in line)
+    return command.split("||")[-1].split()[0]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="make is not installed")
@@ -50,5 +52,5 @@ def test_the_venv_is_made_from_the_distributions_python_where_it_is_recent_enoug
         == 0
     )
     expected = "/usr/bin/python3" if recent else "python3"
-    assert _venv_command().split("||")[-1].split()[0] == expected
-    assert _venv_command("PYTHON=python3.11").split("||")[-1].split()[0] == "python3.11"
+    assert _venv_interpreter() == expected
+    assert _venv_interpreter("PYTHON=python3.11") == "python3.11"
