@@ -12,6 +12,10 @@ import pytest
 # production 2^14 (server/credentials.py; tests/server/test_credentials.py checks the default).
 # Set here, so every server the tests start, in process or not, inherits it.
 os.environ.setdefault("CAROM_PASSWORD_COST", "10")
+# Mesa's software rasteriser (the windows on Xvfb, the offscreen screenshots) starts a thread per
+# core by default. While the suite keeps both cores busy those threads only add hand-offs: one
+# rendering test took 27 s of CPU with them and 22 s without (docs/benchmarks.md, round 10).
+os.environ.setdefault("LP_NUM_THREADS", "0")
 
 pytest_plugins = [
     "tests.strict",

@@ -13,7 +13,7 @@ long independent ones still spread.
 
 The order units start in is planned from what each test cost in a recorded run
 (``tests/durations.json``: wall seconds and CPU seconds, its processes' included; ``pytest -n 10
---write-durations tests/durations.json`` rewrites it). Long units start early, so that the run
+--write-durations tests/durations.json`` updates it, keeping the slower case). Long units start early, so that the run
 does not wait at its end for one of them, and units that compute (a rendering run, a bot's
 search) are handed out beside units that mostly wait (a match played in table time), so that
 the two cores stay busy from the start instead of ten matches waiting together while the CPU
@@ -177,7 +177,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--write-durations",
         metavar="FILE",
         help="write each test's wall and CPU seconds (setup, call and teardown; 1 s and more) "
-        "to FILE, for the order tests start in (tests/durations.json)",
+        "to FILE, keeping the slower of this run and the recorded one, for the order tests "
+        "start in (tests/durations.json)",
     )
 
 
@@ -218,8 +219,17 @@ class CpuClock:
         return report
 
 
+# How much of a recorded duration a rewrite keeps when the new run was quicker. A test that
+# plays a match in table time varies from run to run (a bot that thinks less on a busy machine
+# misses more strokes: 14 s in one run, 40 s in the next); planned from its quick run, it starts
+# late and the suite waits for it at the end with the cores idle. The plan keeps the slower
+# case, and a test that really got quicker loses a fifth per rewrite.
+KEEP = 0.8
+
+
 class DurationLog:
-    """Adds up each test's phases as the reports reach the controller."""
+    """Adds up each test's phases as the reports reach the controller; at the end, writes
+    each test's cost: the larger of this run's and ``KEEP`` of the recorded one."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -233,13 +243,23 @@ class DurationLog:
                 self.cpu[report.nodeid] = float(value)
 
     def pytest_sessionfinish(self) -> None:
+        measured = {k: Cost(v, self.cpu.get(k, v * GUESS_CORES)) for k, v in self.seconds.items()}
+        costs = merged(read_durations(self.path), measured)
         kept = {
-            k: [round(v, 1), round(self.cpu.get(k, v * GUESS_CORES), 1)]
-            for k, v in sorted(self.seconds.items())
-            if v >= 1.0
+            k: [round(c.wall, 1), round(c.cpu, 1)] for k, c in sorted(costs.items()) if c.wall >= 1.0
         }
         lines = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in kept.items())
         self.path.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
+
+
+def merged(recorded: dict[str, Cost], measured: dict[str, Cost]) -> dict[str, Cost]:
+    """The costs to plan the next runs with: a test measured now keeps the larger of its new
+    cost and ``KEEP`` of the recorded one; a test this run did not include keeps its record."""
+    out = dict(recorded)
+    for k, new in measured.items():
+        old = recorded.get(k, Cost(0.0, 0.0))
+        out[k] = Cost(max(new.wall, KEEP * old.wall), max(new.cpu, KEEP * old.cpu))
+    return out
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -107,6 +107,19 @@ def test_durations_are_written_per_test_and_read_back(tmp_path: Path) -> None:
     # are left out (they count 0.1 s).
     assert read_durations(tmp_path / "durations.json") == {"t::long": Cost(3.3, 1.2)}
     assert read_durations(tmp_path / "missing.json") == {}
+    # A later run keeps the slower case: a quicker run lowers a record by a fifth at most, a
+    # slower one replaces it, and a test the run left out keeps its record.
+    (tmp_path / "durations.json").write_text('{"t::long": [10.0, 1.0], "t::other": [5.0, 0.5]}')
+    again = DurationLog(tmp_path / "durations.json")
+    for nodeid, seconds, cpu in [("t::long", 2.0, 3.0), ("t::new", 1.5, 0.2)]:
+        report = SimpleNamespace(nodeid=nodeid, duration=seconds, user_properties=[("cpu_s", cpu)])
+        again.pytest_runtest_logreport(report)  # type: ignore[arg-type]
+    again.pytest_sessionfinish()
+    assert read_durations(tmp_path / "durations.json") == {
+        "t::long": Cost(8.0, 3.0),
+        "t::new": Cost(1.5, 0.2),
+        "t::other": Cost(5.0, 0.5),
+    }
     (tmp_path / "old.json").write_text('{"t::a": 4.0}')
     assert read_durations(tmp_path / "old.json") == {"t::a": Cost(4.0, 2.0)}
 
