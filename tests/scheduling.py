@@ -13,12 +13,12 @@ long independent ones still spread.
 
 The order units start in is planned from what each test cost in a recorded run
 (``tests/durations.json``: wall seconds and CPU seconds, its processes' included; ``pytest -n 10
---write-durations tests/durations.json`` updates it, keeping the slower case). Long units start early, so that the run
-does not wait at its end for one of them, and units that compute (a rendering run, a bot's
-search) are handed out beside units that mostly wait (a match played in table time), so that
-the two cores stay busy from the start instead of ten matches waiting together while the CPU
-idles. A test the file does not know counts 20 s if marked ``slow``, otherwise
-0.1 s, and half a core. A worker is sent its next unit when it has at most one test left to
+--write-durations tests/durations.json`` updates it, keeping the slower case: ``KEEP``). Long
+units start early, so that the run does not wait at its end for one of them, and units that
+compute (a rendering run, a bot's search) are handed out beside units that mostly wait (a match
+played in table time), so that the two cores stay busy from the start instead of ten matches
+waiting together while the CPU idles. A test the file does not know counts 20 s if marked
+``slow``, otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most one test left to
 run, not three as xdist does: a long test queued behind another long one would start a minute
 late while other workers sat idle.
 """
@@ -245,9 +245,8 @@ class DurationLog:
     def pytest_sessionfinish(self) -> None:
         measured = {k: Cost(v, self.cpu.get(k, v * GUESS_CORES)) for k, v in self.seconds.items()}
         costs = merged(read_durations(self.path), measured)
-        kept = {
-            k: [round(c.wall, 1), round(c.cpu, 1)] for k, c in sorted(costs.items()) if c.wall >= 1.0
-        }
+        kept = {k: [round(c.wall, 1), round(c.cpu, 1)] for k, c in sorted(costs.items())}
+        kept = {k: v for k, v in kept.items() if v[0] >= 1.0}
         lines = ",\n".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in kept.items())
         self.path.write_text("{\n" + lines + "\n}\n", encoding="utf-8")
 
