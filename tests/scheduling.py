@@ -17,14 +17,16 @@ The order units start in is planned from what each test cost in a recorded run
 units start early, so that the run does not wait at its end for one of them, and units that
 compute (a rendering run, a bot's search) are handed out beside units that mostly wait (a match
 played in table time), so that the two cores stay busy from the start instead of ten matches
-waiting together while the CPU idles. A test the file does not know counts 20 s if marked
-``slow``, otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most
-one test left to run, not three as xdist does: a long test queued behind another long one would
-start a minute late while other workers sat idle.
+waiting together while the CPU idles; the waiting units are all started while computing ones
+are left to run beside them. A test the file does not know counts 20 s if marked ``slow``,
+otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most one test
+left to run, not three as xdist does: a long test queued behind another long one would start a
+minute late while other workers sat idle.
 """
 
 from __future__ import annotations
 
+import heapq
 import json
 import os
 import re
@@ -120,37 +122,56 @@ def unit_costs(
 # In the recorded run ten workers share two cores, so a test that computes all along shows
 # about a fifth of a core, and one that plays a match in table time a twentieth or less.
 BUSY = 0.15  # a unit using at least this share of a core computes; below it, it mostly waits
+WORKERS = 10  # the Makefile's TEST_WORKERS: the plan assumes as many
+# Computing units kept running beside the waiting ones: enough to keep two cores busy (each
+# computes for only part of its time), few enough that the waiting units are all started
+# while computing work is left to run beside the last of them.
+COMPUTING = 4
 
 
-def plan_units(costs: dict[str, Cost]) -> list[str]:
-    """The order units should start in: the computing units and the waiting ones, each longest
-    first, merged so that both are handed out at the same pace (by the share of their own
-    seconds handed out so far). The long units of each kind start early, and at any moment of
-    the run some workers compute while others wait, instead of the long waiting matches all
-    starting together with the CPU idle. ``costs`` is in the order ties are broken in."""
+def plan_units(
+    costs: dict[str, Cost], workers: int = WORKERS, computing: int = COMPUTING
+) -> list[str]:
+    """The order units should start in, each kind longest first. The plan follows the run on
+    the recorded costs: a worker that becomes free takes a computing unit while fewer than
+    ``computing`` of them run, otherwise a waiting unit while any is left. The waiting units
+    (matches played in table time) overlap each other and the computing ones, and the run ends
+    on short computing units that keep both cores busy to the end. Handed out by their share
+    of each kind's total instead, the waiting matches ran late, with nothing computing left
+    beside them: the cores idled for the last ten to twenty seconds of the run.
+    ``costs`` is in the order ties are broken in."""
     rank = {u: i for i, u in enumerate(costs)}
     by_length = sorted(costs, key=lambda u: (-costs[u].wall, rank[u]))
     busy = {u for u, c in costs.items() if c.wall > 0 and c.cpu / c.wall >= BUSY}
     kinds = [deque(u for u in by_length if u in busy), deque(u for u in by_length if u not in busy)]
-    totals = [sum(costs[u].wall for u in kind) or 1.0 for kind in kinds]
-    handed = [0.0, 0.0]
+    free = [(0.0, w) for w in range(max(1, workers))]  # when each worker is next free
+    running: list[tuple[float, int]] = []  # (end, kind) of the units planned so far
     order: list[str] = []
     while kinds[0] or kinds[1]:
-        behind = min((k for k in (0, 1) if kinds[k]), key=lambda k: handed[k] / totals[k])
-        unit = kinds[behind].popleft()
-        handed[behind] += costs[unit].wall
+        now, worker = heapq.heappop(free)
+        running = [(end, kind) for end, kind in running if end > now]
+        computing_now = sum(1 for _, kind in running if kind == 0)
+        kind = 0 if kinds[0] and (not kinds[1] or computing_now < computing) else 1
+        unit = kinds[kind].popleft()
         order.append(unit)
+        end = now + costs[unit].wall
+        running.append((end, kind))
+        heapq.heappush(free, (end, worker))
     return order
 
 
 def planned_order(
-    nodeids: list[str], slow: set[str], known: dict[str, Cost], unit_of: Callable[[str], str]
+    nodeids: list[str],
+    slow: set[str],
+    known: dict[str, Cost],
+    unit_of: Callable[[str], str],
+    workers: int = WORKERS,
 ) -> list[str]:
     """The tests in the order :func:`plan_units` starts their units, a unit's tests together
     in collection order."""
     units = {n: unit_of(n) for n in nodeids}
     costs = unit_costs(nodeids, slow, known, unit_of)
-    place = {u: i for i, u in enumerate(plan_units(costs))}
+    place = {u: i for i, u in enumerate(plan_units(costs, workers))}
     position = {n: i for i, n in enumerate(nodeids)}
     return sorted(nodeids, key=lambda n: (place[units[n]], position[n]))
 
@@ -188,7 +209,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     groups: dict[str, str | None] = {}
     by_id = {item.nodeid: item for item in items}
     slow = {item.nodeid for item in items if item.get_closest_marker("slow") is not None}
-    order = planned_order(list(by_id), slow, read_durations(), lambda n: work_unit(n, root, groups))
+    # Each worker plans the same order (xdist checks that they all collected the same list).
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", WORKERS))
+    order = planned_order(
+        list(by_id), slow, read_durations(), lambda n: work_unit(n, root, groups), workers
+    )
     items[:] = [by_id[n] for n in order]
 
 

@@ -69,7 +69,7 @@ def test_a_worker_gets_its_next_test_only_when_down_to_the_one_it_runs() -> None
     assert not needs_more(2) and not needs_more(3)
 
 
-def test_computing_and_waiting_units_are_handed_out_at_the_same_pace() -> None:
+def test_waiting_units_run_beside_a_few_computing_ones_and_all_start_before_the_end() -> None:
     costs = {
         "match": Cost(60.0, 3.0),  # a match in table time: a twentieth of a core
         "final": Cost(40.0, 2.0),
@@ -77,10 +77,24 @@ def test_computing_and_waiting_units_are_handed_out_at_the_same_pace() -> None:
         "search": Cost(10.0, 5.0),
         "cup": Cost(20.0, 1.0),
         "draw": Cost(10.0, 10.0),
+        "quick": Cost(5.0, 5.0),
     }
-    # Longest first within each kind; the kind furthest behind its own total goes next (ties:
-    # computing first): the long match does not wait for every computing unit, nor they for it.
-    assert plan_units(costs) == ["render", "match", "final", "search", "draw", "cup"]
+    # Three workers, one computing unit kept running. At 0: render computes, the match and
+    # the final wait beside it. At 30 render ends: search (one computing unit again); at 40
+    # search and the final end: draw, then the cup (the last waiting unit); the short
+    # computing unit is left for the end, beside the cup and the match.
+    assert plan_units(costs, workers=3, computing=1) == [
+        "render",
+        "match",
+        "final",
+        "search",
+        "draw",
+        "cup",
+        "quick",
+    ]
+    # Without waiting units it is longest first.
+    busy = {k: c for k, c in costs.items() if c.cpu / c.wall >= 0.5}
+    assert plan_units(busy, workers=3, computing=1) == ["render", "search", "draw", "quick"]
 
 
 def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
@@ -92,8 +106,9 @@ def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
     known = {"b::match": Cost(50.0, 2.0), "g::one": Cost(30.0, 30.0), "g::two": Cost(30.0, 30.0)}
     order = planned_order(ids, {"c::new_slow", "b::match"}, known, unit)
     # The group computes (60 s), the match waits (50 s); a slow test nobody timed yet is
-    # guessed at 20 s and half a core, a quick one at 0.1 s: both count as computing.
-    assert order == ["g::one", "g::two", "b::match", "c::new_slow", "a::quick", "d::quick"]
+    # guessed at 20 s and half a core, a quick one at 0.1 s: both count as computing, and
+    # with fewer than four computing units running, free workers take those first.
+    assert order == ["g::one", "g::two", "c::new_slow", "a::quick", "d::quick", "b::match"]
 
 
 def test_durations_are_written_per_test_and_read_back(tmp_path: Path) -> None:
