@@ -98,8 +98,9 @@ def match_under_way(cmds: list[str], titles: list[str]) -> bool:
 
 def display_opens(within: float = 10.0) -> int:
     """How many tries it took to open ``$DISPLAY`` (0: not within ``within`` seconds). The game
-    once could not open a display whose socket was there (two suite runs out of a dozen): this
-    tells a display that was not answering yet from one that never did."""
+    once could not open a display whose socket was there (two suite runs out of a dozen: the X
+    server was resetting after this very check left it, which ``-noreset`` in tests/display.py
+    now prevents): this tells a display that was not answering yet from one that never did."""
     deadline = time.monotonic() + within
     tries = 0
     while True:
