@@ -14,7 +14,7 @@ import pytest
 os.environ.setdefault("CAROM_PASSWORD_COST", "10")
 # Mesa's software rasteriser (the windows on Xvfb, the offscreen screenshots) starts a thread per
 # core by default. While the suite keeps both cores busy those threads only add hand-offs: one
-# rendering test took 27 s of CPU with them and 22 s without (docs/benchmarks.md, round 10).
+# rendering test took 23 to 25 s of CPU with them, 21 s without (docs/benchmarks.md, round 10).
 os.environ.setdefault("LP_NUM_THREADS", "0")
 
 pytest_plugins = [
