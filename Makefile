@@ -22,8 +22,11 @@ setup: $(STAMP)
 # uv installs the same requirements as pip in a few seconds instead of half a minute (it fetches
 # in parallel); where uv cannot be had or cannot install them (pip's own index settings, say,
 # which uv does not read), pip does it. uv lives in the venv, so `make clean` and
-# `rm -r .venv` remove it too. --compile-bytecode, as pip does: otherwise the first processes
-# to import each library (the test workers, the servers they start) would all compile it.
+# `rm -r .venv` remove it too. Bytecode is written as modules are first imported, not for the
+# whole of site-packages at install (uv's --compile-bytecode): that compiled 39 MB, mypy's and
+# every Selenium protocol version's included, and took 3.5 to 4 s of the setup. `make test`'s
+# collection pass then compiles what the workers import; during the run only 1.7 MB more was
+# compiled (docs/benchmarks.md, round 10).
 UV := $(VENV)/uv/bin/uv
 UV_PACKAGE ?= uv
 PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
@@ -31,7 +34,7 @@ PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
 	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE)) \
-		&& $(UV) pip install --quiet --compile-bytecode --python $(PY) -e '.[dev]'; then \
+		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]'; then \
 		echo "installed the requirements with uv"; \
 	else \
 		echo "uv could not install the requirements: installing them with pip"; \
