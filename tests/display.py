@@ -9,9 +9,23 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
 from pathlib import Path
 
+import pytest
+
 _NEXT = itertools.count()
+
+# The marks of a test module that runs programs under xvfb-run: counted as an Xvfb test
+# (tests/strict.py), and skipped, saying what to install, where there is no xvfb-run (an error
+# in CI, which installs it).
+ON_XVFB = [
+    pytest.mark.xvfb,
+    pytest.mark.skipif(
+        shutil.which("xvfb-run") is None,
+        reason="xvfb-run is not installed (apt-get install -y xvfb): no virtual display",
+    ),
+]
 
 
 def xvfb_run(screen: str = "1280x800x24", errors: Path | None = None) -> list[str]:

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
-import pytest
+from tests.display import ON_XVFB, xvfb_run
 
-from tests.display import xvfb_run
-
-pytestmark = [
-    pytest.mark.xvfb,
-    pytest.mark.skipif(
-        shutil.which("xvfb-run") is None,
-        reason="xvfb-run is not installed (apt-get install -y xvfb): no virtual display",
-    ),
-]
+pytestmark = ON_XVFB
 
 # Open the display, close it, again and again: what a driver that checks the display and then
 # starts the game does. Prints how many openings failed.

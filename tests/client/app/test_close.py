@@ -11,7 +11,6 @@ test_processes.py.) Needs ``xvfb-run`` (Debian package ``xvfb``).
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,17 +18,13 @@ from typing import Any
 
 import pytest
 
-from tests.display import xvfb_run
+from tests.display import ON_XVFB, xvfb_run
 
 DRIVER = Path(__file__).with_name("drive_close.py")
 
 pytestmark = [
-    pytest.mark.xvfb,
+    *ON_XVFB,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("xvfb-run") is None,
-        reason="xvfb-run is not installed (apt-get install -y xvfb): no virtual display",
-    ),
     pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)"),
 ]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,17 +17,13 @@ from typing import Any
 
 import pytest
 
-from tests.display import xvfb_run
+from tests.display import ON_XVFB, xvfb_run
 
 DRIVER = Path(__file__).with_name("drive_xvfb.py")
 
 pytestmark = [
-    pytest.mark.xvfb,
+    *ON_XVFB,
     pytest.mark.slow,
-    pytest.mark.skipif(
-        shutil.which("xvfb-run") is None,
-        reason="xvfb-run is not installed (apt-get install -y xvfb): no virtual display",
-    ),
 ]
 
 
