@@ -79,3 +79,21 @@ def test_the_server_cores_do_no_io(module: str) -> None:
         ),
     )
     assert pulled == [], f"{module} pulled in {pulled}"
+
+
+def test_a_physics_worker_loads_neither_the_room_core_nor_the_protocol_messages() -> None:
+    """A physics worker process (``python -m server.sim.worker``) runs strokes and builds their
+    event views; it starts faster when it does not build the room core and the ~120 message
+    classes it never uses (the protocol package loads its names on first use)."""
+    pulled = loaded_by(
+        "server.sim.pool",
+        (
+            "server.core.room",
+            "server.core.lobby",
+            "shared.protocol.to_client",
+            "shared.protocol.to_server",
+            "shared.protocol.codec",
+            "shared.protocol.tournament",
+        ),
+    )
+    assert pulled == [], f"the physics worker pulled in {pulled}"

@@ -29,9 +29,10 @@ from typing import Any, Literal, TypeVar, cast
 from server.core import events as ev
 from server.core.names import looks_alike
 from server.core.record import RoomRecord, RoomSettings
+from server.core.sim_jobs import SimJob, SimOutcome
 from shared import rules, wireviews
-from shared.physics.types import ShotResult, StrokeError
 from shared.physics.types import Stroke as Cue
+from shared.physics.types import StrokeError
 from shared.protocol import ErrorCode, error
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -88,45 +89,6 @@ class SeatHolder:
     token_hash: str  # SHA-256 of the seat token; the token itself is never kept
     conn: ConnId | None  # None: disconnected
     left: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SimJob:
-    """A physics run for the actor to do off the event loop."""
-
-    job: int
-    kind: Literal["stroke", "lag"]
-    table: str
-    balls: dict[BallName, Point]
-    strokes: dict[BallName, Cue]  # the struck ball(s)
-    seat: int | None  # the side that struck (None: the lag, both sides)
-    spot: Side | None
-    received_ms: int
-    # The referee reads the balls' paths only to judge zones (straight rail, balkline:
-    # R-DISC-FREE, R-DISC-BALK); otherwise the worker leaves them out of the result it sends
-    # back, which halves what the event loop has to unpickle (the wire form travels anyway).
-    segments: bool = True
-    slot: int = 0  # R-TEAM-1: the partner of ``seat`` who struck
-
-
-@dataclass(frozen=True, slots=True)
-class SimOutcome:
-    """What the worker sends back: the result plus its wire forms, built off the loop."""
-
-    job: int
-    result: ShotResult | None
-    trajectory: dict[str, Any]
-    # The protocol's events, built in the worker: at 2 000 rooms decoding them from their maps
-    # on the event loop (``EventView.from_wire``) was ~6 % of the loop's time.
-    events: tuple[pv.EventView, ...]
-    cpu_s: float
-    failure: str | None = None
-    # When the worker began and finished the job (time.monotonic(): one clock for every process
-    # on the machine), so the server can tell the wait before the physics from the physics
-    # itself and from the way back (/metrics carom_simulation_*).
-    began_s: float = 0.0
-    ended_s: float = 0.0
-    read_s: float = 0.0  # when the event loop read it from the worker's pipe (same clock)
 
 
 @dataclass(slots=True)

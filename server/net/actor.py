@@ -21,7 +21,8 @@ import msgpack
 
 from server.core.events import EventBus
 from server.core.record import RoomRecord
-from server.core.room import ConnId, Effects, Member, Room, SimJob, SimOutcome
+from server.core.room import ConnId, Effects, Member, Room
+from server.core.sim_jobs import SimJob, SimOutcome
 from server.redact import redacted
 from server.sim.pool import PhysicsPool
 from server.store.api import GameStore

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from server.core.room import SimJob, SimOutcome
+from server.core.sim_jobs import SimJob, SimOutcome
 from shared.physics.types import BallState, Event, Segment, ShotResult
 from shared.protocol.views import EventView
 from shared.table import table_by_name

@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from server.core.events import EventBus
-from server.core.room import Room, SimJob, settings_from_wire
+from server.core.room import Room, settings_from_wire
+from server.core.sim_jobs import SimJob
 from server.net.actor import RoomActor, Simulated
 from server.net.metrics import Metrics
 from server.sim.pool import PhysicsPool, run_job
