@@ -3,35 +3,26 @@ referee and the protocol without dragging in a window toolkit, a physics engine 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.imports import loaded_by, loaded_by_each
+
+# One worker runs the module, so that each list below is imported once (tests/imports.py).
+pytestmark = pytest.mark.xdist_group("import_guard")
+
 FORBIDDEN = ("arcade", "pyglet", "pymunk", "websockets", "asyncio")
+PURE = ("shared.rules", "shared.protocol", "shared.table", "shared.physics.types")
 
 
-@pytest.mark.parametrize(
-    "module", ["shared.rules", "shared.protocol", "shared.table", "shared.physics.types"]
-)
+@pytest.mark.parametrize("module", PURE)
 def test_pure_module_imports_no_io_or_engine(module: str) -> None:
-    pulled = loaded_by(module, FORBIDDEN)
+    pulled = loaded_by_each(PURE, FORBIDDEN)[module]
     assert pulled == [], f"{module} pulled in {pulled}"
 
 
-def loaded_by(module: str, prefixes: tuple[str, ...]) -> list[str]:
-    """The modules starting with one of ``prefixes`` that importing ``module`` loads, in a
-    fresh interpreter."""
-    code = (
-        f"import json, sys; import {module}; print(json.dumps(sorted(m for m in sys.modules "
-        f"if any(m == p or m.startswith(p + '.') for p in {prefixes!r}))))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    return list(json.loads(out))
+NO_PROTOCOL = ("shared.rules", "shared.physics")
 
 
 @pytest.mark.parametrize(
@@ -47,14 +38,29 @@ def test_the_rules_and_the_protocol_meet_only_in_the_adapter(
 ) -> None:
     """Layers: the referee and the physics know nothing of the wire, the wire nothing of the
     referee; shared.wireviews is the one place that turns one into the other."""
-    pulled = loaded_by(module, (must_not_load,))
+    together = NO_PROTOCOL if module in NO_PROTOCOL else (module,)
+    pulled = loaded_by_each(together, (must_not_load,))[module]
     assert pulled == [], f"{module} pulled in {pulled}"
 
 
-CORE_MODULES = sorted(
-    "server.core." + path.stem
-    for path in (Path(__file__).resolve().parents[1] / "server" / "core").glob("*.py")
-    if path.stem != "__init__"
+CORE_MODULES = tuple(
+    sorted(
+        "server.core." + path.stem
+        for path in (Path(__file__).resolve().parents[1] / "server" / "core").glob("*.py")
+        if path.stem != "__init__"
+    )
+)
+NO_IO = (
+    "asyncio",
+    "socket",
+    "sqlite3",
+    "psycopg",
+    "redis",
+    "websockets",
+    "subprocess",
+    "server.net",
+    "server.store",
+    "server.sim",
 )
 
 
@@ -63,21 +69,7 @@ def test_the_server_cores_do_no_io(module: str) -> None:
     """server/core is the server's logic with time passed in: no event loop, socket, database
     or worker process, and nothing of the shells around it, so every rule and limit in it can be
     driven by hand with a fake clock."""
-    pulled = loaded_by(
-        module,
-        (
-            "asyncio",
-            "socket",
-            "sqlite3",
-            "psycopg",
-            "redis",
-            "websockets",
-            "subprocess",
-            "server.net",
-            "server.store",
-            "server.sim",
-        ),
-    )
+    pulled = loaded_by_each(CORE_MODULES, NO_IO)[module]
     assert pulled == [], f"{module} pulled in {pulled}"
 
 
@@ -86,7 +78,7 @@ def test_a_physics_worker_loads_neither_the_room_core_nor_the_protocol_messages(
     event views; it starts faster when it does not build the room core and the ~120 message
     classes it never uses (the protocol package loads its names on first use)."""
     pulled = loaded_by(
-        "server.sim.pool",
+        ("server.sim.pool",),
         (
             "server.core.room",
             "server.core.lobby",
@@ -97,3 +89,11 @@ def test_a_physics_worker_loads_neither_the_room_core_nor_the_protocol_messages(
         ),
     )
     assert pulled == [], f"the physics worker pulled in {pulled}"
+
+
+def test_a_list_that_loads_something_forbidden_names_the_module_that_does() -> None:
+    """The checks above import each list in one interpreter; when the list loads something
+    forbidden, each module is imported alone, and only the one that loads it is blamed."""
+    found = loaded_by_each(("json", "asyncio", "shared.table"), ("asyncio",))
+    assert found["json"] == [] and found["shared.table"] == []
+    assert "asyncio" in found["asyncio"] and "asyncio.events" in found["asyncio"]

@@ -3,34 +3,27 @@ entry modules stay light enough for ``carom --help`` (no physics, no sockets at 
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
+from tests.imports import loaded_by_each
 
-def _imported(module: str, roots: tuple[str, ...]) -> list[str]:
-    code = (
-        f"import json, sys; import {module}; "
-        f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}} & {set(roots)!r})))"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    return list(json.loads(out))
+# One worker runs the module, so that each list is imported once (tests/imports.py).
+pytestmark = pytest.mark.xdist_group("client_imports")
+
+HEADLESS = ("client.session", "client.background", "client.bot.player", "client.demo")
+CLI = ("client.bot_cli", "client.watch")
 
 
-@pytest.mark.parametrize(
-    "module", ["client.session", "client.background", "client.bot.player", "client.demo"]
-)
+@pytest.mark.parametrize("module", HEADLESS)
 def test_headless_client_imports_no_window_toolkit(module: str) -> None:
-    assert _imported(module, ("arcade", "pyglet")) == []
+    assert loaded_by_each(HEADLESS, ("arcade", "pyglet"))[module] == []
 
 
-@pytest.mark.parametrize("module", ["client.bot_cli", "client.watch"])
+@pytest.mark.parametrize("module", CLI)
 def test_cli_modules_are_light(module: str) -> None:
-    assert _imported(module, ("arcade", "pyglet", "pymunk", "websockets", "asyncio")) == []
+    assert (
+        loaded_by_each(CLI, ("arcade", "pyglet", "pymunk", "websockets", "asyncio"))[module] == []
+    )
 
 
 def test_the_client_uses_no_server_internals_but_the_launcher() -> None:

@@ -5,20 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_import_guard import FORBIDDEN, loaded_by
+from tests.imports import loaded_by_each
+from tests.test_import_guard import FORBIDDEN
 
+# One worker runs the module, so that the list is imported once (tests/imports.py).
+pytestmark = pytest.mark.xdist_group("analysis_imports")
 
-@pytest.mark.parametrize(
-    "module",
-    [
-        "shared.analysis.patterns",
-        "shared.analysis.stats",
-        "shared.analysis.charts",
-        "shared.analysis.records",
-        "shared.analysis.reading",
-        "shared.analysis.daily",
-        "shared.analysis.drills",
-    ],
+ANALYSIS = (
+    "shared.analysis.patterns",
+    "shared.analysis.stats",
+    "shared.analysis.charts",
+    "shared.analysis.records",
+    "shared.analysis.reading",
+    "shared.analysis.daily",
+    "shared.analysis.drills",
 )
+
+
+@pytest.mark.parametrize("module", ANALYSIS)
 def test_analysis_modules_load_no_io_or_engine(module: str) -> None:
-    assert loaded_by(module, FORBIDDEN) == []
+    assert loaded_by_each(ANALYSIS, FORBIDDEN)[module] == []
