@@ -686,55 +686,104 @@
       this.fit();
       const g = this.ctx;
       g.drawImage(this.backdrop, 0, 0);
-      const r = this.spec.r * this.scale;
       if (aim) this.drawAim(balls, aim);
+      const drawn = [];
       for (const name of BALL_ORDER) {
         const p = balls[name];
         if (!p) continue;
-        const [sx, sy] = this.toScreen(p[0], p[1]);
-        const lift = 1 + Math.min(0.4, (p[2] || 0) * 4);
-        // Shadow, then the ball shaded by a light from the top left.
-        g.fillStyle = "rgba(0,0,0,0.35)";
-        g.beginPath();
-        g.arc(sx + r * 0.25 * lift, sy + r * 0.3 * lift, r, 0, 2 * Math.PI);
-        g.fill();
-        const [hi, base, low] = BALLS[name];
-        const grad = g.createRadialGradient(sx - r * 0.35, sy - r * 0.4, r * 0.1, sx, sy, r * lift);
-        grad.addColorStop(0, hi);
-        grad.addColorStop(0.45, base);
-        grad.addColorStop(1, low);
-        g.fillStyle = grad;
-        g.beginPath();
-        g.arc(sx, sy, r * lift, 0, 2 * Math.PI);
-        g.fill();
-        // The dotted ball's marks on the visible half, as the desktop client draws them.
-        const q = p[3] || IDENTITY;
-        const [ox, oy] = this.toScreen(0, 0);
-        const [xx, xy] = this.toScreen(1, 0);
-        const [yx, yy] = this.toScreen(0, 1);
-        const k = this.scale;
-        g.fillStyle = MARK_COLOURS[name];
-        for (const mark of MARKS) {
-          const v = qRotate(q, mark);
-          if (v[2] <= 0.05) continue;
-          const mx = sx + (((xx - ox) * v[0] + (yx - ox) * v[1]) / k) * r * lift;
-          const my = sy + (((xy - oy) * v[0] + (yy - oy) * v[1]) / k) * r * lift;
-          g.beginPath();
-          g.ellipse(mx, my, r * 0.2 * lift, r * 0.2 * lift * (0.35 + 0.65 * v[2]), Math.atan2(my - sy, mx - sx), 0, 2 * Math.PI);
-          g.fill();
-        }
-        if (name === marked) {
-          g.strokeStyle = "rgba(255,255,255,0.9)";
-          g.lineWidth = Math.max(1.5, r * 0.15);
-          g.setLineDash([r * 0.5, r * 0.35]);
-          g.beginPath();
-          g.arc(sx, sy, r * 1.6, 0, 2 * Math.PI);
-          g.stroke();
-          g.setLineDash([]);
-        }
+        drawn.push(this.drawBall(name, p));
+        if (name === marked) this.drawMark(p);
       }
       if (aim) this.drawCue(balls, aim);
       this.drawnOnce = true;
+      // Only a frame of balls alone can be moved on square by square (``drawMotion``).
+      this.ballSquares = aim || (marked && balls[marked]) ? null : drawn;
+      this.squaresKey = this.key;
+    }
+
+    /**
+     * A frame of a rolling stroke: the backdrop is copied back over the squares the balls took
+     * in the last frame, and the balls are drawn again, instead of the whole table. The browser
+     * then paints and composites a few small squares sixty times a second rather than the full
+     * canvas: on a phone that is the battery, on the test machine a third less of Chromium's
+     * CPU per watched stroke (docs/benchmarks.md, round 11). A frame after anything else (an
+     * aim, a marked ball, a new size) is drawn whole.
+     */
+    drawMotion(balls) {
+      this.fit();
+      const last = this.ballSquares;
+      if (!last || this.squaresKey !== this.key) {
+        this.draw(balls, null, null);
+        return;
+      }
+      const g = this.ctx;
+      for (const [x, y, w, h] of last) g.drawImage(this.backdrop, x, y, w, h, x, y, w, h);
+      const drawn = [];
+      for (const name of BALL_ORDER) {
+        const p = balls[name];
+        if (p) drawn.push(this.drawBall(name, p));
+      }
+      this.ballSquares = drawn;
+    }
+
+    /** One ball with its shadow and marks; returns the square of canvas pixels it covers. */
+    drawBall(name, p) {
+      const g = this.ctx;
+      const r = this.spec.r * this.scale;
+      const [sx, sy] = this.toScreen(p[0], p[1]);
+      const lift = 1 + Math.min(0.4, (p[2] || 0) * 4);
+      // Shadow, then the ball shaded by a light from the top left.
+      g.fillStyle = "rgba(0,0,0,0.35)";
+      g.beginPath();
+      g.arc(sx + r * 0.25 * lift, sy + r * 0.3 * lift, r, 0, 2 * Math.PI);
+      g.fill();
+      const [hi, base, low] = BALLS[name];
+      const grad = g.createRadialGradient(sx - r * 0.35, sy - r * 0.4, r * 0.1, sx, sy, r * lift);
+      grad.addColorStop(0, hi);
+      grad.addColorStop(0.45, base);
+      grad.addColorStop(1, low);
+      g.fillStyle = grad;
+      g.beginPath();
+      g.arc(sx, sy, r * lift, 0, 2 * Math.PI);
+      g.fill();
+      // The dotted ball's marks on the visible half, as the desktop client draws them.
+      const q = p[3] || IDENTITY;
+      const [ox, oy] = this.toScreen(0, 0);
+      const [xx, xy] = this.toScreen(1, 0);
+      const [yx, yy] = this.toScreen(0, 1);
+      const k = this.scale;
+      g.fillStyle = MARK_COLOURS[name];
+      for (const mark of MARKS) {
+        const v = qRotate(q, mark);
+        if (v[2] <= 0.05) continue;
+        const mx = sx + (((xx - ox) * v[0] + (yx - ox) * v[1]) / k) * r * lift;
+        const my = sy + (((xy - oy) * v[0] + (yy - oy) * v[1]) / k) * r * lift;
+        g.beginPath();
+        g.ellipse(mx, my, r * 0.2 * lift, r * 0.2 * lift * (0.35 + 0.65 * v[2]), Math.atan2(my - sy, mx - sx), 0, 2 * Math.PI);
+        g.fill();
+      }
+      // The shadow reaches 1.3 radii of the lifted ball from its centre; two pixels more for
+      // the edges' anti-aliasing. Whole pixels, inside the canvas.
+      const half = r * lift * 1.35 + 2;
+      const x0 = Math.max(0, Math.floor(sx - half));
+      const y0 = Math.max(0, Math.floor(sy - half));
+      const x1 = Math.min(this.canvas.width, Math.ceil(sx + half));
+      const y1 = Math.min(this.canvas.height, Math.ceil(sy + half));
+      return [x0, y0, Math.max(0, x1 - x0), Math.max(0, y1 - y0)];
+    }
+
+    /** The dashed ring round the ball the shooter plays. */
+    drawMark(p) {
+      const g = this.ctx;
+      const r = this.spec.r * this.scale;
+      const [sx, sy] = this.toScreen(p[0], p[1]);
+      g.strokeStyle = "rgba(255,255,255,0.9)";
+      g.lineWidth = Math.max(1.5, r * 0.15);
+      g.setLineDash([r * 0.5, r * 0.35]);
+      g.beginPath();
+      g.arc(sx, sy, r * 1.6, 0, 2 * Math.PI);
+      g.stroke();
+      g.setLineDash([]);
     }
 
     /** The aiming line to the first ball or cushion, the ghost ball and the object ball's path. */
@@ -1556,7 +1605,7 @@
         return;
       }
       const t0 = performance.now();
-      view.draw(ballsNow(), null, null);
+      view.drawMotion(ballsNow());
       // For `python -m bench web`: the time each frame takes to draw, and between frames.
       stats.frames.push(performance.now() - t0);
       if (lastFrame !== null) stats.intervals.push(now - lastFrame);
@@ -2000,7 +2049,7 @@
         const p = path.pose(Math.min(t, dur));
         if (p) balls[b] = p;
       }
-      view.draw(balls, null, null);
+      view.drawMotion(balls);
       if (S.playing && t > dur + 1.2) begin(S.i + 1);
       if (!S.done) requestAnimationFrame(tick);
     }

@@ -483,3 +483,77 @@ def test_the_page_shows_a_doubles_room_with_both_partners_of_each_side(
         assert crashes == []
     finally:
         live.run(close_all())
+
+
+def _differing_regions(before: bytes, after: bytes) -> list[tuple[int, int]]:
+    """The width and height of each patch of pixels that differ between two PNGs of the same
+    size (four-connected, on a grid of 2-pixel cells to keep the walk short)."""
+    import io
+
+    from PIL import Image, ImageChops
+
+    a = Image.open(io.BytesIO(before)).convert("RGB")
+    b = Image.open(io.BytesIO(after)).convert("RGB")
+    assert a.size == b.size
+    diff = ImageChops.difference(a, b).convert("L").point(lambda v: 255 if v > 24 else 0)
+    w, h = (a.size[0] + 1) // 2, (a.size[1] + 1) // 2
+    cells = diff.resize((w, h), Image.Resampling.BOX).load()
+    assert cells is not None
+    seen: set[tuple[int, int]] = set()
+    regions = []
+    for y in range(h):
+        for x in range(w):
+            if cells[x, y] == 0 or (x, y) in seen:
+                continue
+            todo, xs, ys = [(x, y)], [], []
+            seen.add((x, y))
+            while todo:
+                cx, cy = todo.pop()
+                xs.append(cx)
+                ys.append(cy)
+                for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+                    if 0 <= nx < w and 0 <= ny < h and (nx, ny) not in seen and cells[nx, ny]:
+                        seen.add((nx, ny))
+                        todo.append((nx, ny))
+            regions.append((2 * (max(xs) - min(xs) + 1), 2 * (max(ys) - min(ys) + 1)))
+    return regions
+
+
+def test_a_rolling_ball_leaves_no_trail_on_the_table(
+    live: LiveServer, browsers: Callable[..., Any]
+) -> None:
+    """While a stroke rolls, the page draws again only the squares the balls leave and enter.
+    Mid-stroke, the table differs from the table at rest only in ball-sized patches (where the
+    balls were and where they are), never along the way a ball has come."""
+    from shared.protocol.views import CueParams
+
+    player = Session(live.ws, "Ada", remember_identity=False)
+
+    async def practice() -> str:
+        await player.connect()
+        room = await player.create_room("three_cushion", practice=True)
+        await player.join(room)
+        return room
+
+    room = live.run(practice())
+    try:
+        page = browsers()
+        page.get(f"{live.http}/room/{room}")
+        wait(page, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
+        canvas = page.find_element(_by().CSS_SELECTOR, "canvas.table")
+        at_rest = canvas.screenshot_as_png
+        diameter = 2 * 0.03075 * canvas.size["width"] / (2.84 + 0.3)  # table and rails, metres
+        page.execute_script("caromStats.frames.length = 0")
+        cue = CueParams(direction=33.0, speed=4.0, tip_x=0.3, tip_y=0.2, elevation=0.0)
+        live.run(player.stroke(cue))
+        # Well into the stroke: the balls have travelled many times their size.
+        wait(page, lambda d: d.execute_script("return caromStats.frames.length") > 60)
+        rolling = canvas.screenshot_as_png
+        assert text(page, ".turn") == "The balls are rolling."
+        regions = _differing_regions(at_rest, rolling)
+        assert regions, "the balls moved: the table cannot look the same"
+        assert all(max(w, h) <= 4 * diameter for w, h in regions), (regions, diameter)
+        wait(page, lambda d: text(d, ".turn") != "The balls are rolling.", 60)
+        assert [e for e in page.get_log("browser") if "Uncaught" in e["message"]] == []
+    finally:
+        live.run(player.close())
