@@ -3,8 +3,8 @@ worker processes (``server.sim``) both need.
 
 Kept apart from ``room.py`` so that a worker process loads the physics, the table and the
 protocol's event view, not the room core, the referee's whole package and every protocol
-message: a worker starts in about half the time (docs/benchmarks.md, round 11), which is what a
-crashed worker's replacement and a test that starts a server wait for.
+message: a worker starts on about a quarter less CPU (docs/benchmarks.md, round 11), which a
+crashed worker's replacement and every server a test starts wait for.
 """
 
 from __future__ import annotations
