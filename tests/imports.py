@@ -16,6 +16,13 @@ import subprocess
 import sys
 
 
+def fresh_python_prints(code: str) -> str:
+    """What ``code`` prints in a new interpreter, where nothing is imported yet."""
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
 def loaded_by(modules: tuple[str, ...], prefixes: tuple[str, ...]) -> list[str]:
     """The modules named by one of ``prefixes`` (the name itself or a submodule of it) that
     importing all of ``modules`` loads, in one fresh interpreter."""
@@ -24,10 +31,7 @@ def loaded_by(modules: tuple[str, ...], prefixes: tuple[str, ...]) -> list[str]:
         f"print(json.dumps(sorted(m for m in sys.modules "
         f"if any(m == p or m.startswith(p + '.') for p in {prefixes!r}))))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    return list(json.loads(out))
+    return list(json.loads(fresh_python_prints(code)))
 
 
 @functools.cache

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from client.cli import SUBCOMMANDS, main
+from tests.imports import fresh_python_prints
 
 
 def _carom(*args: str) -> subprocess.CompletedProcess[str]:
@@ -34,19 +35,12 @@ def test_each_subcommand_has_its_own_help(capsys: pytest.CaptureFixture[str]) ->
         assert f"carom {name}" in capsys.readouterr().out
 
 
-def _fresh_python_prints(code: str) -> str:
-    """What ``code`` prints in a new interpreter, where nothing is imported yet."""
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
-
-
 def test_help_does_not_import_the_window_toolkit() -> None:
     code = (
         "import sys; from client.cli import build_parser; build_parser(); "
         "print('arcade' in sys.modules or 'pyglet' in sys.modules)"
     )
-    assert _fresh_python_prints(code) == "False"
+    assert fresh_python_prints(code) == "False"
 
 
 def test_a_subcommand_imports_only_its_own_module() -> None:
@@ -58,7 +52,7 @@ def test_a_subcommand_imports_only_its_own_module() -> None:
         "    main(['sim', '--help'])\n"
         "print(sorted(n for n, (m, _) in SUBCOMMANDS.items() if m in sys.modules))"
     )
-    assert _fresh_python_prints(code) == "['sim']"
+    assert fresh_python_prints(code) == "['sim']"
 
 
 def test_no_command_prints_usage_and_fails() -> None:
