@@ -526,6 +526,7 @@ def test_a_rolling_ball_leaves_no_trail_on_the_table(
     Mid-stroke, the table differs from the table at rest only in ball-sized patches (where the
     balls were and where they are), never along the way a ball has come."""
     from shared.protocol.views import CueParams
+    from shared.table import table_by_name
 
     player = Session(live.ws, "Ada", remember_identity=False)
 
@@ -542,7 +543,9 @@ def test_a_rolling_ball_leaves_no_trail_on_the_table(
         wait(page, lambda d: d.execute_script("return document.body.dataset.ready === '1'"))
         canvas = page.find_element(_by().CSS_SELECTOR, "canvas.table")
         at_rest = canvas.screenshot_as_png
-        diameter = 2 * 0.03075 * canvas.size["width"] / (2.84 + 0.3)  # table and rails, metres
+        table = table_by_name("match")
+        # The page fits the table and its two 0.13 m rails across the canvas (app.js).
+        diameter = 2 * table.ball_radius * canvas.size["width"] / (table.length + 2 * 0.13)
         page.execute_script("caromStats.frames.length = 0")
         cue = CueParams(direction=33.0, speed=4.0, tip_x=0.3, tip_y=0.2, elevation=0.0)
         live.run(player.stroke(cue))
