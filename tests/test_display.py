@@ -38,3 +38,32 @@ def test_a_client_can_connect_right_after_the_last_one_left() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["0"], proc.stdout + proc.stderr
+
+
+# A window that is gone by the time its title is read, as when the game closes its first
+# window on a software renderer while the close test lists the windows (tests/client/app/
+# wm_close.py): Xlib's default error handler would end the lister with "BadWindow".
+GONE_WINDOW = """
+import pyglet.libs.x11.xlib as xlib
+from tests.client.app.wm_close import window_title, window_titles
+d = xlib.XOpenDisplay(None)
+root = xlib.XDefaultRootWindow(d)
+w = xlib.XCreateSimpleWindow(d, root, 0, 0, 10, 10, 0, 0, 0)
+xlib.XStoreName(d, w, b"Carom gone")
+xlib.XSync(d, False)
+print(window_titles())
+xlib.XDestroyWindow(d, w)
+xlib.XSync(d, False)
+print(repr(window_title(d, w)), window_titles())
+"""
+
+
+def test_listing_windows_survives_one_that_is_gone() -> None:
+    proc = subprocess.run(
+        [*xvfb_run("640x480x24"), sys.executable, "-c", GONE_WINDOW],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == ["['Carom gone']", "'' []"], proc.stdout + proc.stderr

@@ -15,7 +15,20 @@ import sys
 import pyglet.libs.x11.xlib as xlib
 
 
-def _title(display: object, window: int) -> str:
+def _ignore(_display: object, _event: object) -> int:
+    return 0
+
+
+# A window listed by XQueryTree may be gone when its title is read a moment later (the game
+# closes its first window when the renderer is a software one and opens another): Xlib's
+# default handler would end this process on that BadWindow. The window is then simply not
+# there, which is what the callers already handle.
+_HANDLER = xlib.XErrorHandler(_ignore)
+xlib.XSetErrorHandler(_HANDLER)
+
+
+def window_title(display: object, window: int) -> str:
+    """The window's title; empty when it has none or is gone."""
     name = ctypes.c_char_p()
     if not xlib.XFetchName(display, window, ctypes.byref(name)) or not name.value:
         return ""
@@ -57,7 +70,7 @@ def window_titles() -> list[str]:
         return []
     try:
         root = xlib.XDefaultRootWindow(display)
-        return [t for t in (_title(display, w) for w in _windows(display, root)) if t]
+        return [t for t in (window_title(display, w) for w in _windows(display, root)) if t]
     finally:
         xlib.XCloseDisplay(display)
 
@@ -71,7 +84,7 @@ def close_windows(title: str = "Carom") -> int:
     delete = xlib.XInternAtom(display, b"WM_DELETE_WINDOW", False)
     sent = 0
     for window in _windows(display, root):
-        if title not in _title(display, window):
+        if title not in window_title(display, window):
             continue
         event = xlib.XEvent()
         event.xclient.type = xlib.ClientMessage
