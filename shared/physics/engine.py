@@ -13,6 +13,7 @@ event) or at the hard stop ``spec.max_time``.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping
 from typing import Final
 
@@ -55,6 +56,28 @@ _INWARD: Final[dict[CushionName, tuple[float, float]]] = {
     "right": (0.0, 1.0),
     "left": (0.0, -1.0),
 }
+
+
+class _SpareWorlds(threading.local):
+    """One idle pymunk world per table and set of balls, per thread: a simulation takes it
+    (reset to its start) instead of building a space, and gives it back when it ends. Per
+    thread, because a world is in use for the whole of a run."""
+
+    def __init__(self) -> None:
+        self.idle: dict[tuple[TableSpec, tuple[BallName, ...]], World] = {}
+
+    def take(self, table: TableSpec, start: Mapping[BallName, Point]) -> World:
+        world = self.idle.pop((table, tuple(start)), None)
+        if world is None:
+            return World(table, start)
+        world.reset(start)
+        return world
+
+    def give_back(self, table: TableSpec, world: World) -> None:
+        self.idle[(table, world.balls)] = world
+
+
+_SPARE_WORLDS: Final = _SpareWorlds()
 
 
 class _Ball:
@@ -119,7 +142,7 @@ class _Run:
         start = {b: (float(balls[b][0]), float(balls[b][1])) for b in order}
         self.initial = start
         self.strokes = {b: strokes[b] for b in order if b in strokes}
-        self.world = World(table, start)
+        self.world = _SPARE_WORLDS.take(table, start)
         self.balls: list[_Ball] = [
             _Ball(b, start_phase(0.0, (*start[b], 0.0), (0.0,) * 3, (0.0,) * 3, self.r, spec))
             for b in order
@@ -278,6 +301,8 @@ class _Run:
             s = ball.segments[-1]
             self.final[ball.name] = (s.pos[0], s.pos[1])
         order = [b for b in BALLS if b in self.initial]
+        # Only a run that ended cleanly gives its world back: one that raised may be anywhere.
+        _SPARE_WORLDS.give_back(self.table, self.world)
         return ShotResult(
             initial=dict(self.initial),
             strokes=dict(self.strokes),

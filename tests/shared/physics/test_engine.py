@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -418,3 +419,23 @@ def test_aim_direction_corrects_for_squirt(tip_x: float) -> None:
     r = simulate(MATCH, {"white": start, **PARKED}, "white", Stroke(direction, 3.0, tip_x))
     v = r.events[0].after["white"].vel
     assert heading(v) == pytest.approx(heading((target[0] - start[0], target[1] - start[1])))
+
+
+def test_a_stroke_gives_the_same_result_whatever_ran_before_it() -> None:
+    # Simulations reuse an idle pymunk world: one after a ball flew off the table, after a
+    # stroke that ended in an error, or in another thread must be the same to the last bit.
+    start = {"white": (0.7, 0.4), **PARKED}
+    stroke = Stroke(35.0, 4.0, 0.2, -0.1)
+    alone = simulate(MATCH, start, "white", stroke)
+    simulate(MATCH, {"white": (2.6, 0.71), **PARKED}, "white", Stroke(0.0, 6.0, 0, 0, 30.0))
+    with pytest.raises(PositionError):
+        simulate(
+            MATCH, {"white": (0.7, 0.4), "yellow": (0.7, 0.41), "red": (1.0, 1.0)}, "white", stroke
+        )
+    again = simulate(MATCH, start, "white", stroke)
+    with ThreadPoolExecutor(2) as pool:
+        in_threads = list(pool.map(lambda _: simulate(MATCH, start, "white", stroke), range(4)))
+    for result in (again, *in_threads):
+        assert result.events == alone.events
+        assert result.trajectory == alone.trajectory
+        assert result.final == alone.final
