@@ -547,7 +547,7 @@ def test_a_rolling_ball_leaves_no_trail_on_the_table(
         # The page fits the table and its two 0.13 m rails across the canvas (app.js).
         diameter = 2 * table.ball_radius * canvas.size["width"] / (table.length + 2 * 0.13)
         page.execute_script("caromStats.frames.length = 0")
-        cue = CueParams(direction=33.0, speed=4.0, tip_x=0.3, tip_y=0.2, elevation=0.0)
+        cue = CueParams(direction=33.0, speed=2.0, tip_x=0.3, tip_y=0.2, elevation=0.0)
         live.run(player.stroke(cue))
         # Well into the stroke: the balls have travelled many times their size.
         wait(page, lambda d: d.execute_script("return caromStats.frames.length") > 60)
