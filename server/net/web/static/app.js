@@ -1685,7 +1685,10 @@
         const ball = ballOf(seat);
         p.dot.className = "dot " + (ball || "none");
         p.box.classList.toggle("shooting", m.shooter === seat && (m.phase === "play" || m.phase === "timeout"));
-        const away = seatView && !m.connected[seat] && m.phase !== "over" && m.phase !== "waiting";
+        // The stroke still rolling may be the one that ended the match (its result waits for
+        // the balls to stop); players who leave then have not lost their connection mid-match.
+        const ending = R.motion && R.motion.after && R.motion.after.phase === "over";
+        const away = seatView && !m.connected[seat] && m.phase !== "over" && m.phase !== "waiting" && !ending;
         let awayText = "";
         if (away) {
           const until = m.grace_until_ms[seat];

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import http.server
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -560,3 +561,86 @@ def test_a_rolling_ball_leaves_no_trail_on_the_table(
         assert [e for e in page.get_log("browser") if "Uncaught" in e["message"]] == []
     finally:
         live.run(player.close())
+
+
+def test_players_leaving_as_the_last_stroke_rolls_are_not_shown_as_lost(
+    live: LiveServer, browsers: Callable[..., Any]
+) -> None:
+    """The match's end is known when its last stroke is played, before the balls stop; bots
+    leave then. While those balls roll, the page watching must not say the players lost their
+    connection (a forfeit countdown under each name), only show the result when they stop."""
+    from shared.protocol import to_server as ts
+    from shared.protocol.views import CueParams
+
+    room = create_room(live, "straight_rail", distance=1, innings_limit=1, shot_clock_s=60)
+    ann = Session(live.ws, "Ann", remember_identity=False)
+    bob = Session(live.ws, "Bob", remember_identity=False)
+    left = threading.Event()
+
+    async def seat() -> None:
+        for s in (ann, bob):
+            await s.connect()
+            await s.join(room)
+
+    async def turn_of(s: Session, shooter: int) -> None:
+        await s.wait_for(lambda m: isinstance(m, tc.Turn) and m.shooter == shooter, 40)
+
+    async def lag_and_break() -> None:
+        # Ann lags short and loses (R-LAG-2); Bob breaks with a soft stroke, and Ann is next.
+        heard = asyncio.create_task(bob.wait_for(lambda m: isinstance(m, tc.LagResult), 30))
+        await asyncio.sleep(0)
+        await ann.send(ts.Stroke(cue=CueParams(direction=180.0, speed=0.05)))
+        await bob.send(ts.Stroke(cue=CueParams(direction=0.0, speed=0.5)))
+        lag = await heard
+        assert isinstance(lag, tc.LagResult) and lag.winner == 1
+        await asyncio.sleep(max(0.0, ((lag.rest_ms or 0) - bob.server_now_ms()) / 1000) + 0.1)
+        breaking = asyncio.create_task(turn_of(bob, 1))
+        await asyncio.sleep(0)
+        await bob.choose_break("me")
+        await breaking
+        next_turn = asyncio.create_task(turn_of(ann, 0))
+        await asyncio.sleep(0)
+        await bob.stroke(CueParams(direction=90.0, speed=0.3))
+        await next_turn
+
+    async def last_stroke_then_leave() -> None:
+        # Ann's inning is the last of an innings limit of one: her stroke ends the match. Both
+        # leave as soon as they hear so, as the bots do, while her balls still roll.
+        over = asyncio.create_task(ann.wait_for(lambda m: isinstance(m, tc.GameOver), 30))
+        await asyncio.sleep(0)
+        await ann.stroke(CueParams(direction=40.0, speed=2.0))
+        await over
+        await ann.close()
+        await bob.close()
+        left.set()
+
+    try:
+        live.run(seat())
+        live.run(lag_and_break())
+        # A phone, opened for the last stroke only (a page animating costs CPU).
+        page = browsers(width=390, height=844, mobile=True)
+        page.get(f"{live.http}/room/{room}")
+        wait(page, lambda d: "Ann to play." in text(d, "body"), 40)
+        ending = asyncio.run_coroutine_threadsafe(last_stroke_then_leave(), live.loop)
+        seen_after_leaving: list[str] = []
+        wait(page, lambda d: text(d, ".turn") == "The balls are rolling.", 20)
+        while text(page, ".turn") == "The balls are rolling.":
+            if left.is_set():
+                seen_after_leaving.append(text(page, ".hud"))
+            time.sleep(0.1)
+        ending.result(30)
+        assert seen_after_leaving, "the players should have left while the balls rolled"
+        assert not any("Lost the connection" in hud for hud in seen_after_leaving)
+        wait(page, lambda d: shown(d, ".sheet"), 30)
+        assert "Lost the connection" not in text(page, ".hud")
+        # The scoresheet fits the phone's width, its last column ("High run") included.
+        edges = page.execute_script(
+            "const t = document.querySelector('.sheet table.scoresheet');"
+            "const last = t.querySelector('thead th:last-child');"
+            "return [last.getBoundingClientRect().right, t.closest('.card')"
+            ".getBoundingClientRect().right, document.documentElement.clientWidth]"
+        )
+        assert edges[0] <= edges[1] <= edges[2], edges
+    finally:
+        live.run(ann.close())
+        live.run(bob.close())
