@@ -1680,11 +1680,12 @@
           setText(p.you, R.seat === seat ? " (you)" : "");
         }
         setText(p.score, String(m.score[seat]));
-        const run = m.shooter === seat ? ` · Run ${m.current_run}` : "";
+        const atTable = m.shooter === seat && (m.phase === "play" || m.phase === "timeout");
+        const run = atTable ? ` · Run ${m.current_run}` : "";
         setText(p.line, `Innings ${m.innings[seat]} · Average ${Number(m.average[seat]).toFixed(3)} · High run ${m.high_run[seat]}${run}`);
         const ball = ballOf(seat);
         p.dot.className = "dot " + (ball || "none");
-        p.box.classList.toggle("shooting", m.shooter === seat && (m.phase === "play" || m.phase === "timeout"));
+        p.box.classList.toggle("shooting", atTable);
         // The stroke still rolling may be the one that ended the match (its result waits for
         // the balls to stop); players who leave then have not lost their connection mid-match.
         const ending = R.motion && R.motion.after && R.motion.after.phase === "over";

@@ -633,6 +633,7 @@ def test_players_leaving_as_the_last_stroke_rolls_are_not_shown_as_lost(
         assert not any("Lost the connection" in hud for hud in seen_after_leaving)
         wait(page, lambda d: shown(d, ".sheet"), 30)
         assert "Lost the connection" not in text(page, ".hud")
+        assert "Run " not in text(page, ".hud")  # nobody is at the table any more
         # The scoresheet fits the phone's width, its last column ("High run") included.
         edges = page.execute_script(
             "const t = document.querySelector('.sheet table.scoresheet');"
