@@ -608,7 +608,7 @@ def test_players_leaving_as_the_last_stroke_rolls_are_not_shown_as_lost(
         # leave as soon as they hear so, as the bots do, while her balls still roll.
         over = asyncio.create_task(ann.wait_for(lambda m: isinstance(m, tc.GameOver), 30))
         await asyncio.sleep(0)
-        await ann.stroke(CueParams(direction=40.0, speed=2.0))
+        await ann.stroke(CueParams(direction=40.0, speed=0.4))
         await over
         await ann.close()
         await bob.close()
