@@ -27,17 +27,23 @@ print(failed)
 """
 
 
-def test_a_client_can_connect_right_after_the_last_one_left() -> None:
-    # An X server that resets when its last client leaves refuses connections meanwhile: the
-    # game, started just after its driver closed its check of the display, could not open it.
+def _on_a_display(code: str) -> str:
+    """What ``python -c code`` prints on a virtual display of its own; it must exit cleanly."""
     proc = subprocess.run(
-        [*xvfb_run("640x480x24"), sys.executable, "-c", OPEN_CLOSE],
+        [*xvfb_run("640x480x24"), sys.executable, "-c", code],
         capture_output=True,
         text=True,
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.split() == ["0"], proc.stdout + proc.stderr
+    return proc.stdout
+
+
+def test_a_client_can_connect_right_after_the_last_one_left() -> None:
+    # An X server that resets when its last client leaves refuses connections meanwhile: the
+    # game, started just after its driver closed its check of the display, could not open it.
+    out = _on_a_display(OPEN_CLOSE)
+    assert out.split() == ["0"], out
 
 
 # A window that is gone by the time its title is read, as when the game closes its first
@@ -59,11 +65,5 @@ print(repr(window_title(d, w)), window_titles())
 
 
 def test_listing_windows_survives_one_that_is_gone() -> None:
-    proc = subprocess.run(
-        [*xvfb_run("640x480x24"), sys.executable, "-c", GONE_WINDOW],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines() == ["['Carom gone']", "'' []"], proc.stdout + proc.stderr
+    out = _on_a_display(GONE_WINDOW)
+    assert out.splitlines() == ["['Carom gone']", "'' []"], out
