@@ -77,16 +77,21 @@ def test_the_server_cores_do_no_io(module: str) -> None:
 def test_a_physics_worker_loads_neither_the_room_core_nor_the_protocol_messages() -> None:
     """A physics worker process (``python -m server.sim.worker``) runs strokes and builds their
     event views; it starts faster when it does not build the room core and the ~120 message
-    classes it never uses (the protocol package loads its names on first use)."""
+    classes it never uses (the protocol package loads its names on first use), nor the event
+    loop, subprocesses and logging of the pool that talks to it (server/sim/pool.py)."""
     pulled = loaded_by(
-        ("server.sim.pool",),
+        ("server.sim.worker", "server.sim.job"),
         (
             "server.core.room",
             "server.core.lobby",
+            "server.sim.pool",
             "shared.protocol.to_client",
             "shared.protocol.to_server",
             "shared.protocol.codec",
             "shared.protocol.tournament",
+            "asyncio",
+            "subprocess",
+            "logging",
         ),
     )
     assert pulled == [], f"the physics worker pulled in {pulled}"

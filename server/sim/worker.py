@@ -97,7 +97,7 @@ def main() -> int:
     widen(out.fileno())
     widen(0)
     os.dup2(2, 1)  # stray prints (a library's banner) must not corrupt the result stream
-    from server.sim.pool import run_job, warm_up
+    from server.sim.job import run_job, warm_up
 
     warm_up()
     fd = sys.stdin.fileno()

@@ -17,7 +17,7 @@ from typing import TypeVar
 
 from server.core.events import DomainEvent
 from server.core.room import ConnId, Effects, Member, Room, settings_from_wire
-from server.sim.pool import run_job
+from server.sim.job import run_job
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
 from shared.protocol.base import ClientMessage, ServerMessage

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from server.core.room import Member, Room, settings_from_wire
-from server.sim.pool import run_job
+from server.sim.job import run_job
 from shared import rules, wireviews
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts

@@ -199,7 +199,7 @@ def test_core_join_start_and_hidden_lag_strokes() -> None:
 
 
 def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
-    from server.sim.pool import run_job
+    from server.sim.job import run_job
 
     room, a, b, s = _core()
     room.spectate(s, ts.Spectate(room_id="r1"), 1_000)
@@ -225,7 +225,7 @@ def test_core_applies_the_simulation_at_the_time_the_stroke_arrived() -> None:
 
 def test_core_break_spot_choice() -> None:
     """R-BREAK-1: the breaker picks the left or right starting spot with the first stroke."""
-    from server.sim.pool import run_job
+    from server.sim.job import run_job
 
     room, a, b, _ = _core()
     room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
@@ -254,7 +254,7 @@ def test_core_break_spot_choice() -> None:
 
 def test_core_reruns_a_lag_lost_in_a_restart_or_a_dead_worker() -> None:
     from server.net.actor import restore_room
-    from server.sim.pool import run_job
+    from server.sim.job import run_job
     from server.store.sqlite import RoomRecord
 
     room, a, b, _ = _core()

@@ -9,7 +9,7 @@ import math
 from typing import Any
 
 from server.net.gateway import GameServer
-from server.sim.pool import run_job
+from server.sim.job import run_job
 from shared import rules
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts

@@ -13,7 +13,8 @@ from server.core.room import Room, settings_from_wire
 from server.core.sim_jobs import SimJob
 from server.net.actor import RoomActor, Simulated
 from server.net.metrics import Metrics
-from server.sim.pool import PhysicsPool, run_job
+from server.sim.job import run_job
+from server.sim.pool import PhysicsPool
 from server.store.sqlite import Store
 from shared.physics import Stroke, decode_trajectory
 from shared.physics.trajectory import segments_close
