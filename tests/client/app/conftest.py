@@ -13,5 +13,5 @@ from server.process import ServerProcess
 
 @pytest.fixture
 def server_url(tmp_path: Path) -> Iterator[str]:
-    with ServerProcess(tmp_path / "carom.db", workers=1) as server:
+    with ServerProcess(tmp_path / "carom.db", workers=0) as server:
         yield server.url

@@ -1,7 +1,7 @@
 """Issue 21: every way of closing the desktop client ends every process it started.
 
-``carom play`` for a local game (the server, its physics worker, the bot, the bot's thinking
-worker and multiprocessing's resource tracker under it) in a real window on a virtual display,
+``carom play`` for a local game (the server, the bot, the bot's thinking worker and
+multiprocessing's resource tracker under it) in a real window on a virtual display,
 ended by the window manager's close button (``WM_DELETE_WINDOW``), by SIGTERM, by SIGINT and by
 Ctrl-C (SIGINT to its process group);
 the process tree is read from /proc until all of it is gone. (Esc and --screenshot:
