@@ -31,16 +31,9 @@ UV := $(VENV)/uv/bin/uv
 UV_PACKAGE ?= uv
 PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
 
-# While the installer mostly waits on the network, the project's own modules are compiled to
-# bytecode beside it (the venv's interpreter writes what every later process reads); test modules
-# are left to pytest, which writes its own, rewritten form of them.
-COMPILE_OWN = $(PY) -m compileall -q -j 0 -x '(^|/)(test_[^/]*|conftest)\.py$$' \
-	shared server client bench tests >/dev/null
-
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
-	@$(COMPILE_OWN) & compiling=$$!; \
-	if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE)) \
+	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE)) \
 		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]'; then \
 		echo "installed the requirements with uv"; \
 	else \
@@ -48,7 +41,7 @@ $(STAMP): pyproject.toml
 		$(PY) -m ensurepip --upgrade >/dev/null && \
 		$(PY) -m pip install $(PIP_QUIET) --upgrade pip && \
 		$(PY) -m pip install $(PIP_QUIET) -e '.[dev]'; \
-	fi; installed=$$?; wait $$compiling; exit $$installed
+	fi
 	@touch $(STAMP)
 
 play: setup
