@@ -35,7 +35,7 @@ def sent_wire(controller: Any) -> list[dict[str, Any]]:
 
 def main(workdir: str) -> None:
     db = Path(workdir) / "carom.db"
-    server = ServerProcess(db)
+    server = ServerProcess(db, workers=0)  # one table, as carom play runs its server
     url = server.url
     window = make_window(visible=False)
     c = Controller(window)
@@ -121,7 +121,7 @@ def main(workdir: str) -> None:
             "attempt_shown": any("attempt" in t for t in shown()),
         }
         port = server.port
-        server = ServerProcess(db, extra_args=["--port", str(port)])
+        server = ServerProcess(db, workers=0, extra_args=["--port", str(port)])
         t_back = until(
             lambda: view().overlay() is None and c.model.seat == 0 and view().can_aim(), 30
         )
