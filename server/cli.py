@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--workers",
         type=int,
         default=1,
-        help="physics processes (default 1; 0 = a thread in the server process)",
+        help="physics processes (default 1; 0 = on the server's own event loop)",
     )
     parser.add_argument(
         "--origin",

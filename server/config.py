@@ -47,8 +47,8 @@ class ServerConfig:
     outbound_queue: int = 512  # messages waiting for a slow client before it is dropped
     outbound_bytes: int = 4 << 20  # … or bytes: a client that leaves 4 MiB unread is dropped
     replay_cache_bytes: int = 64 << 20  # encoded replay pages of finished matches kept
-    # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it in a thread
-    # (pymunk holds the GIL, so threads only keep the loop responsive, they add no throughput).
+    # Simulation: ``workers`` > 0 runs physics in that many processes; 0 runs it on the event
+    # loop itself (a stroke takes 1 to 5 ms: fine for one table or a test, not for a busy server).
     workers: int = 2
     # Browser pages of other origins allowed to open the websocket ("*": any). The server's own
     # pages (Origin host:port = Host) and clients that send no Origin always pass (server/net/web).

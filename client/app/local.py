@@ -23,7 +23,7 @@ from server.process import ServerProcess
 PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
 # A local game is one table, and a table simulates one stroke (or one lag) at a time, in 1 to
 # 5 ms: on the server's own event loop, where nothing else waits but this table's two players.
-# A physics process (the server's default has two) would only cost the player's machine its
+# A physics process (`carom serve` starts one by default) would only cost the player's machine its
 # start (a quarter to a third of a second of CPU), its memory and one more process to end.
 LOCAL_WORKERS = 0
 
