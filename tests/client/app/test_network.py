@@ -14,7 +14,6 @@ import pytest
 
 from client.app.bridge import Bridge
 from client.app.model import GameModel
-from client.app.replay_view import _playable
 from client.session import Event
 from shared.protocol import to_client as tc
 from shared.protocol import to_server as ts
@@ -124,7 +123,6 @@ def test_a_finished_match_is_listed_and_its_replay_decodes_for_the_replay_view(
         lags = [s.body for s in replay.strokes if isinstance(s.body, tc.LagResult)]
         assert lags, "the lag was stored with its trajectory"
         for lag in lags:  # what ReplayView plays: the trajectories decode into segments
-            assert _playable(lag)
             segs = lag.trajectory.segments()
             assert segs and all(len(v) >= 1 for v in segs.values())
     finally:
