@@ -16,6 +16,7 @@ from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.render import BALL_COLOURS
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Labels, draw_panel
+from client.app.words import discipline_title
 from shared.physics.types import MAX_SPEED, MISCUE_LIMIT
 from shared.protocol.enums import Phase, SeatStatus
 
@@ -32,14 +33,6 @@ def clock_colour(seconds: float) -> tuple[int, int, int, int]:
     if seconds <= 10:
         return CLOCK_WARN
     return CLOCK_OK
-
-
-def discipline_title(d: str) -> str:
-    """``balkline_47_2`` → ``balkline 47/2``, ``three_cushion`` → ``three-cushion``."""
-    if d.startswith("balkline_"):
-        _, size, n = d.split("_")
-        return f"balkline {size}/{n}"
-    return d.replace("_", "-")
 
 
 def _fmt_avg(v: object) -> str:

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 import arcade
 
-from client.app.hud import discipline_title
 from client.app.layout import Rect
 from client.app.widgets import (
     ACCENT,
@@ -20,7 +19,7 @@ from client.app.widgets import (
     TextField,
     draw_panel,
 )
-from client.app.words import error_text
+from client.app.words import discipline_title, error_text
 from shared.options import BY_NAME, WIRE_OPTIONS
 from shared.protocol import DISCIPLINES  # the wire names, one list
 from shared.protocol import to_server as ts

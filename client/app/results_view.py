@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from client.app.hud import discipline_title
 from client.app.layout import Rect
 from client.app.standing import rated_text
 from client.app.widgets import ACCENT, DIM, PANEL, TEXT, Button, Labels, draw_panel
+from client.app.words import discipline_title
 from shared.protocol import to_server as ts
 from shared.protocol.enums import EndReason
 from shared.protocol.views import Scoresheet, SheetLine

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from client.app.hud import discipline_title
 from client.app.model import RequestFailed
-from client.app.words import error_text, reason_text
+from client.app.words import discipline_title, error_text, reason_text
 from shared.protocol import to_client as tc
 from shared.protocol.enums import MatchOutcome
 from shared.protocol.views import LeaderRow

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 import arcade
 
-from client.app.hud import discipline_title
 from client.app.layout import Rect
 from client.app.standing import (
     BOARD_COLUMNS,
@@ -27,6 +26,7 @@ from client.app.widgets import (
     TextField,
     draw_panel,
 )
+from client.app.words import discipline_title
 from shared.protocol import DISCIPLINES
 from shared.protocol import to_server as ts
 

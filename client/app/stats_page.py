@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from client.app.layout import Rect
+from client.app.words import discipline_title
 from shared.analysis.charts import CHARTS, Chart
 from shared.analysis.stats import MatchLog, PlayerStats, player_stats
 from shared.protocol import DISCIPLINES
@@ -156,6 +157,5 @@ def chart_boxes(width: int, height: int) -> dict[str, Rect]:
 
 def discipline_text(discipline: str) -> str:
     """The HUD's words for a discipline, capitalised: "Three-cushion", "Balkline 47/2"."""
-    from client.app.hud import discipline_title  # the drawing module; only its words here
 
     return discipline_title(discipline).capitalize()

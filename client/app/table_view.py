@@ -19,6 +19,7 @@ from client.app.layout import Rect, TableLayout
 from client.app.model import GameModel
 from client.app.motion import BallPose, resting_pose
 from client.app.widgets import Button, Labels
+from client.app.words import discipline_title
 from shared.protocol import to_server as ts
 from shared.protocol.enums import Phase
 from shared.rules.options import default_zone_leg
@@ -112,7 +113,7 @@ def window_title(m: GameModel) -> str:
     """The player's name and the room, in words (no seat numbers)."""
     room = (m.room.room_id if m.room is not None else None) or m.state.room_id or ""
     who = (f"{m.name} watching" if m.name else "watching") if m.spectating else (m.name or "you")
-    return f"Carom · {who} · {hud.discipline_title(m.discipline)} · room {room}"
+    return f"Carom · {who} · {discipline_title(m.discipline)} · room {room}"
 
 
 class TableView(arcade.View):

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from client.app.hud import discipline_title
-from client.app.words import error_text
+from client.app.words import discipline_title, error_text
 from client.tournament_cli import show_text
 from shared.protocol import to_client as tc
 from shared.protocol import tournament as tw

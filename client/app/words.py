@@ -69,6 +69,14 @@ _DRAW = re.compile(r"\bDraw \((\w+)\)")
 _CODE_PREFIX = re.compile(r"^[a-z]+(?:_[a-z]+)+: ")
 
 
+def discipline_title(d: str) -> str:
+    """``balkline_47_2`` → ``balkline 47/2``, ``three_cushion`` → ``three-cushion``."""
+    if d.startswith("balkline_"):
+        _, size, n = d.split("_")
+        return f"balkline {size}/{n}"
+    return d.replace("_", "-")
+
+
 def plain(text: str, name_of: Callable[[int], str] | None = None) -> str:
     """A referee's or the server's sentence as a player should read it."""
     out = _RULE_ID.sub("", text)

@@ -19,6 +19,24 @@ def test_headless_client_imports_no_window_toolkit(module: str) -> None:
     assert loaded_by_each(HEADLESS, ("arcade", "pyglet"))[module] == []
 
 
+# The desktop client's screen states and words: the window's views draw them, and their tests
+# (tests/client/app) run them without a window.
+STATES = (
+    "client.app.bridge",
+    "client.app.model",
+    "client.app.layout",
+    "client.app.words",
+    "client.app.standing",
+    "client.app.tournaments",
+    "client.app.stats_page",
+)
+
+
+@pytest.mark.parametrize("module", STATES)
+def test_the_screens_states_and_words_load_no_window_toolkit(module: str) -> None:
+    assert loaded_by_each(STATES, ("arcade", "pyglet"))[module] == []
+
+
 @pytest.mark.parametrize("module", CLI)
 def test_cli_modules_are_light(module: str) -> None:
     assert (
