@@ -52,7 +52,6 @@ class World:
             space.add(seg)
         self._space = space
         self._bodies: dict[BallName, pymunk.Body] = {}
-        self._every_body: dict[BallName, pymunk.Body] = {}
         self._shape_ball: dict[pymunk.Shape, BallName] = {}
         self.airborne: set[BallName] = set()
         self._violations: list[str] = []
@@ -66,7 +65,8 @@ class World:
             space.add(body, shape)
             self._bodies[name] = body
             self._shape_ball[shape] = name
-        self._every_body = dict(self._bodies)
+        # Every ball it was made with, also those that leave the table in a run (``reset``).
+        self._every_body: dict[BallName, pymunk.Body] = dict(self._bodies)
         handler = space.add_default_collision_handler()
         handler.pre_solve = self._pre_solve
 
