@@ -872,9 +872,12 @@ class Room:
                     ).to_wire(),
                 )
             )
-        if verdict.respots and not isinstance(action, rules.PlayStroke):
-            # The referee moved balls outside a stroke (a frozen re-spot, a clock foul in the
-            # free game): everyone gets the new table, and a `turn` follows.
+        moved = bool(verdict.respots) or self.state.balls != before.balls
+        if moved and not isinstance(action, rules.PlayStroke | rules.LagResult):
+            # The referee moved balls outside a stroke or the lag, whose own messages carry the
+            # table: a frozen re-spot, a clock foul in the free game, the balls set up for the
+            # break once the lag's winner has chosen who breaks (with the breaker's white,
+            # R-LAG-7). Everyone gets the new table, and a `turn` follows.
             fx.snapshot_all = True
             force_turn = True
         if announce:

@@ -40,7 +40,10 @@ class Wire:
 
     @classmethod
     async def open(cls, url: str, name: str | None = None, token: str | None = None) -> Wire:
-        w = cls(await connect(url, max_size=None, compression=None))
+        # A client reads everything the server sends, as a real one does: with websockets'
+        # bounded queue (16 frames) a Wire that does not read stops reading its socket, and
+        # its close then waits ten seconds for a closing frame it never takes in.
+        w = cls(await connect(url, max_size=None, max_queue=None, compression=None))
         if name is not None:
             await w.send(ts.Hello(v=1, name=name, token=token))
             w.welcome = await w.expect(tc.Welcome)

@@ -86,3 +86,47 @@ def test_a_referee_respot_after_a_clock_foul_sends_everyone_the_table_and_a_turn
     assert any(isinstance(m, tc.Turn) and m.shooter == 1 for _, m in fx.sends)
     assert fx.snapshot_all  # the new ball positions reach every client
     assert room.state.positions["yellow"] == TABLES["match"].right_start_spot
+
+
+def test_the_break_choice_sends_everyone_the_table_set_for_the_break() -> None:
+    # R-LAG-7: once the lag's winner chooses, the balls go to their break spots and the breaker
+    # plays the white. A `turn` alone named neither: the browser page showed the lag's last
+    # positions and no ball beside either name until the break stroke had rolled.
+    room = Room("r1", settings_from_wire(ts.CreateRoom(discipline="straight_rail")), 1_000)
+    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    lag_end = ((0.4, 0.3), (0.5, 1.1), (2.1, 0.7))  # where the lag left the balls
+    room.state = replace(
+        room.state,
+        phase=rules.Phase.BREAK_CHOICE,
+        lag_winner=1,
+        lag_strokes=(None, None),
+        balls=lag_end,
+        resting_at_ms=1_000,
+    )
+    fx = room.handle(b, ts.ChooseBreak(breaker="me"), 2_000)
+    assert fx.snapshot_all  # everyone gets the table: the balls moved and the white has a side
+    assert room.state.white_seat == 1 and room.state.balls != lag_end
+    view = wireviews.match_view(room.state)
+    assert view.white_seat == 1 and view.ball_of(1) == "white"
+    calls = [m.code for _, m in fx.sends if isinstance(m, tc.Call)]
+    turn = next(m for _, m in fx.sends if isinstance(m, tc.Turn))
+    assert "break" in calls and turn.shooter == 1 and turn.phase == "play"
+
+
+def test_a_time_out_moves_no_ball_and_sends_no_table() -> None:
+    # The other actions outside a stroke leave the balls where they are: a `turn` says it all.
+    room = Room(
+        "r1", settings_from_wire(ts.CreateRoom(discipline="straight_rail", shot_clock_s=30)), 1_000
+    )
+    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room.state = replace(
+        room.state, phase=rules.Phase.BREAK_CHOICE, lag_winner=0, lag_strokes=(None, None)
+    )
+    room.handle(a, ts.ChooseBreak(breaker="me"), 2_000)
+    fx = room.handle(a, ts.TimeOut(), 3_000)
+    assert room.state.phase is rules.Phase.TIMEOUT
+    assert not fx.snapshot_all
