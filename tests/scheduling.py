@@ -56,6 +56,32 @@ class DeclaredGroups(LoadScopeScheduling):
         super().__init__(config, log)  # type: ignore[arg-type]
         self.root = config.rootpath
         self.groups: dict[str, str | None] = {}
+        self.computes: dict[str, bool] = {}  # each unit's kind, from the recorded costs
+
+    def schedule(self) -> None:
+        if self.collection is None and self.collection_is_completed:
+            nodeids = list(next(iter(self.registered_collections.values()), []))
+            costs = unit_costs(nodeids, set(), read_durations(), self._split_scope)
+            self.computes = {u: computes(c) for u, c in costs.items()}
+        super().schedule()
+
+    # The planned order is followed by kind, but which kind a free worker takes is decided on
+    # what runs now: recorded costs are only a guide (a match in table time takes 14 s in one
+    # run and 40 s in the next), and planned ahead the workers were all found waiting on
+    # matches together for several seconds at a time while computing units were still queued.
+    def _assign_work_unit(self, node: WorkerController) -> None:
+        queued = list(self.workqueue)
+        others = [self._last_unit(n) for n in self.assigned_work if n is not node]
+        running = sum(1 for u in others if u is not None and self.computes.get(u, True))
+        pick = choose_unit([self.computes.get(u, True) for u in queued], running)
+        scope = queued[pick]
+        self.workqueue.move_to_end(scope, last=False)  # xdist's assignment takes the first
+        super()._assign_work_unit(node)
+
+    def _last_unit(self, node: WorkerController) -> str | None:
+        """The unit a worker runs last of those it was sent and has not finished."""
+        pending = [u for u, tests in self.assigned_work[node].items() if not all(tests.values())]
+        return pending[-1] if pending else None
 
     # xdist's extension point for work units (its loadfile and loadgroup modes override it too).
     def _split_scope(self, nodeid: str) -> str:
@@ -129,6 +155,23 @@ WORKERS = 10  # the Makefile's TEST_WORKERS: the plan assumes as many
 COMPUTING = 4
 
 
+def computes(cost: Cost) -> bool:
+    """Whether a unit mostly computes (rather than waiting on table time, sockets, processes)."""
+    return cost.wall > 0 and cost.cpu / cost.wall >= BUSY
+
+
+def choose_unit(queued_computes: list[bool], computing: int, target: int = COMPUTING) -> int:
+    """Which queued unit (by position) a free worker takes, given each queued unit's kind and
+    how many computing units the other workers will run beside it: the first computing one
+    while fewer than ``target`` do, otherwise the first waiting one; the first of either kind
+    when the other is used up."""
+    want = computing < target
+    for i, kind in enumerate(queued_computes):
+        if kind == want:
+            return i
+    return 0
+
+
 def plan_units(
     costs: dict[str, Cost], workers: int = WORKERS, computing: int = COMPUTING
 ) -> list[str]:
@@ -142,7 +185,7 @@ def plan_units(
     ``costs`` is in the order ties are broken in."""
     rank = {u: i for i, u in enumerate(costs)}
     by_length = sorted(costs, key=lambda u: (-costs[u].wall, rank[u]))
-    busy = {u for u, c in costs.items() if c.wall > 0 and c.cpu / c.wall >= BUSY}
+    busy = {u for u, c in costs.items() if computes(c)}
     kinds = [deque(u for u in by_length if u in busy), deque(u for u in by_length if u not in busy)]
     free = [(0.0, w) for w in range(max(1, workers))]  # when each worker is next free
     running: list[tuple[float, int]] = []  # (end, kind) of the units planned so far

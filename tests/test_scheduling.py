@@ -12,6 +12,8 @@ import pytest
 from tests.scheduling import (
     Cost,
     DurationLog,
+    choose_unit,
+    computes,
     module_group,
     needs_more,
     plan_units,
@@ -95,6 +97,20 @@ def test_waiting_units_run_beside_a_few_computing_ones_and_all_start_before_the_
     # Without waiting units it is longest first.
     busy = {k: c for k, c in costs.items() if c.cpu / c.wall >= 0.5}
     assert plan_units(busy, workers=3, computing=1) == ["render", "search", "draw", "quick"]
+
+
+def test_a_free_worker_takes_the_kind_of_unit_the_run_lacks_now() -> None:
+    # The queue in its planned order: a match (waiting), a rendering run, another match, a
+    # search.
+    queue = [computes(c) for c in (Cost(60, 3), Cost(30, 30), Cost(40, 2), Cost(10, 5))]
+    assert queue == [False, True, False, True]
+    # Two computing units run elsewhere and four are wanted: the first computing one.
+    assert choose_unit(queue, computing=2, target=4) == 1
+    # Four already run: the first waiting one, though a computing one was planned first.
+    assert choose_unit([True, False], computing=4, target=4) == 1
+    # One kind used up: whatever is first.
+    assert choose_unit([False, False], computing=0, target=4) == 0
+    assert choose_unit([True, True], computing=9, target=4) == 0
 
 
 def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
