@@ -39,10 +39,9 @@ pytest_plugins = [
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """After every other plugin's end: collect once, while pytest still reports what breaks in
-    a collected object's finalizer, then freeze the heap. The interpreter's shutdown would
-    otherwise walk every object the session made once more, before the OS frees them anyway:
-    about half a second of CPU for each worker, all at the run's end (docs/benchmarks.md,
-    round 9)."""
-    gc.collect()
+    """After every other plugin's end, freeze the heap: pytest's own end has just collected it
+    (and reported what broke in a finalizer), and what it calls at its very end, then the
+    interpreter's shutdown, would otherwise walk every object the session made twice more,
+    before the OS frees them anyway: about half a second of CPU for each worker, all at the
+    run's end (docs/benchmarks.md, rounds 9 and 14)."""
     gc.freeze()

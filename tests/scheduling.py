@@ -18,7 +18,10 @@ units start early, so that the run does not wait at its end for one of them, and
 compute (a rendering run, a bot's search) are handed out beside units that mostly wait (a match
 played in table time), so that the two cores stay busy from the start instead of ten matches
 waiting together while the CPU idles; the waiting units are all started while computing ones
-are left to run beside them. A test the file does not know counts 20 s if marked ``slow``,
+are left to run beside them. Which kind a free worker takes next is decided when it is free,
+on what the other workers run then (at least four computing units while any is queued), so a
+plan made from recorded costs that this run does not repeat cannot leave every worker waiting
+on a match with the cores idle. A test the file does not know counts 20 s if marked ``slow``,
 otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most one test
 left to run, not three as xdist does: a long test queued behind another long one would start a
 minute late while other workers sat idle.
