@@ -65,3 +65,19 @@ def chromium(
         yield driver
     finally:
         driver.quit()
+
+
+def fit(driver: Any, width: int = 1280, height: int = 860, mobile: bool = False) -> None:
+    """Give a running Chromium the window ``chromium`` would have started it with: the same
+    viewport, pixel ratio and touch points as its ``--window-size`` or its mobile emulation
+    (checked side by side), for a few milliseconds instead of a browser's start."""
+    if mobile:
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True}
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        driver.execute_cdp_cmd(
+            "Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1}
+        )
+    else:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+        driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+        driver.set_window_size(width, height)

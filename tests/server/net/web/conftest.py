@@ -17,7 +17,7 @@ import pytest
 
 from server.config import ServerConfig
 from server.net.gateway import GameServer
-from tests.server.net.web.browser import chromium
+from tests.server.net.web.browser import chromium, fit
 from tests.strict import uses_engine
 
 ROOT = Path(__file__).resolve().parents[4]
@@ -67,27 +67,29 @@ def live(tmp_path: Path) -> Iterator[LiveServer]:
 
 class Browsers:
     """Headless Chromiums for one module's tests. A test's browsers go back to the module when
-    it ends (on a blank page, their log read) and the next test asking for the same window
-    takes one of them: starting Chromium costs about a second of CPU, and each test's server
-    has a port, so an origin, of its own (nothing a page stored reaches the next test)."""
+    it ends (on a blank page, their log read) and the next test takes one of them, its window
+    set to the size (or the phone) it asks for: starting Chromium costs over two seconds of
+    CPU, and each test's server has a port, so an origin, of its own (nothing a page stored
+    reaches the next test)."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.stack = contextlib.ExitStack()
-        self.idle: dict[tuple[Any, ...], list[Any]] = {}
+        self.idle: list[Any] = []
         self.started = 0
 
-    def take(self, **kw: Any) -> tuple[tuple[Any, ...], Any]:
-        key = tuple(sorted(kw.items()))
-        idle = self.idle.get(key)
-        if idle:
-            return key, idle.pop()
-        self.started += 1
-        folder = self.root / f"browser{self.started}" / "profile"
-        folder.mkdir(parents=True)
-        return key, self.stack.enter_context(chromium(folder, **kw))
+    def take(self, **kw: Any) -> Any:
+        if self.idle:
+            driver = self.idle.pop()
+        else:
+            self.started += 1
+            folder = self.root / f"browser{self.started}" / "profile"
+            folder.mkdir(parents=True)
+            driver = self.stack.enter_context(chromium(folder))
+        fit(driver, **kw)
+        return driver
 
-    def give_back(self, key: tuple[Any, ...], driver: Any) -> None:
+    def give_back(self, driver: Any) -> None:
         from selenium.common.exceptions import WebDriverException
 
         try:
@@ -95,7 +97,7 @@ class Browsers:
             driver.get_log("browser")  # what this test's pages logged stays with this test
         except WebDriverException:
             return  # a browser in trouble is not lent again (the module's end quits it)
-        self.idle.setdefault(key, []).append(driver)
+        self.idle.append(driver)
 
 
 @pytest.fixture(scope="module")
@@ -112,17 +114,17 @@ def browsers(
     """``open(width=…, height=…, mobile=…)``: a headless Chromium on a blank page, for this
     test alone until it ends."""
     uses_engine(request, "Chromium")
-    lent: list[tuple[tuple[Any, ...], Any]] = []
+    lent: list[Any] = []
 
     def open_browser(**kw: Any) -> Any:
         lent.append(browser_pool.take(**kw))
-        return lent[-1][1]
+        return lent[-1]
 
     try:
         yield open_browser
     finally:
-        for key, driver in lent:
-            browser_pool.give_back(key, driver)
+        for driver in lent:
+            browser_pool.give_back(driver)
 
 
 @pytest.fixture
