@@ -303,16 +303,24 @@ def make_window(visible: bool = True, antialiasing: bool | None = None) -> arcad
     if forced in ("0", "1"):
         antialiasing = forced == "1"
     w, h = WINDOW_SIZE
-    aa = antialiasing is not False
-    window = GameWindow(w, h, TITLE, visible=visible, vsync=False, antialiasing=aa, resizable=True)
+
+    def open_window(aa: bool, shown: bool) -> GameWindow:
+        return GameWindow(w, h, TITLE, visible=shown, vsync=False, antialiasing=aa, resizable=True)
+
     if antialiasing is None:
-        renderer = str(window.ctx.info.RENDERER).lower()
-        if any(name in renderer for name in SOFTWARE_RENDERERS):
+        # Ask the renderer through a hidden window without multisampling: a software one keeps
+        # it and shows it (creating a GL window there costs a tenth of a second of CPU, so not
+        # twice); a GPU gets a multisampled window instead, never a flash of the first.
+        window = open_window(False, False)
+        aa = not any(name in str(window.ctx.info.RENDERER).lower() for name in SOFTWARE_RENDERERS)
+        if aa:
             window.close()
-            aa = False
-            window = GameWindow(
-                w, h, TITLE, visible=visible, vsync=False, antialiasing=False, resizable=True
-            )
+            window = open_window(True, visible)
+        elif visible:
+            window.set_visible(True)
+    else:
+        aa = antialiasing
+        window = open_window(aa, visible)
     # Resizable, down to a size where the table, the HUD and the controls still fit.
     window.set_minimum_size(*MIN_SIZE)
     # Views copy a prepared backdrop onto the screen only when it is not multisampled.

@@ -29,7 +29,16 @@ SPECTATOR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "drive_spec
 
 window = make_window(visible=True)
 controller = Controller(window, sounds=Sounds(enabled=False))
-report: dict[str, Any] = {"steps": []}
+report: dict[str, Any] = {
+    "steps": [],
+    # Xvfb renders with Mesa's llvmpipe: one window, shown, without multisampling.
+    "window": {
+        "visible": window.visible,
+        "multisampled": window.multisampled,
+        "sample_buffers": window.config.sample_buffers,
+        "renderer": str(window.ctx.info.RENDERER),
+    },
+}
 state: dict[str, Any] = {"phase": "connect", "t0": time.monotonic(), "step_at": 0.0}
 frames: list[float] = []
 played: list[tc.StrokePlayed] = []  # the stroke_played message as it arrived

@@ -46,6 +46,11 @@ def test_mouse_stroke_reaches_the_server_balls_move_on_screen_and_scoresheet_upd
     assert out.exists(), proc.stderr[-2000:]
     report: dict[str, Any] = json.loads(out.read_text())
     assert report["ok"], report.get("why")
+    # A software renderer's window is shown and draws without multisampling (a tenth of the
+    # frame time), however the renderer was asked.
+    shown = report["window"]
+    assert "llvmpipe" in shown["renderer"].lower()
+    assert shown["visible"] and not shown["multisampled"] and not shown["sample_buffers"]
     # The mouse aimed at the red ball, and that is the stroke the server received.
     [stroke] = report["sent"]
     assert stroke["direction"] == pytest.approx(report["aim"]["expected_direction"], abs=0.5)
