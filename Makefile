@@ -26,14 +26,15 @@ setup: $(STAMP)
 # whole of site-packages at install (uv's --compile-bytecode): that compiled 39 MB, mypy's and
 # every Selenium protocol version's included, and took 3.5 to 4 s of the setup. `make test`'s
 # collection pass then compiles what the workers import; during the run only 1.7 MB more was
-# compiled (docs/benchmarks.md, round 10).
+# compiled (docs/benchmarks.md, round 10). uv has no dependencies, and only its binary runs, so
+# pip neither resolves dependencies for it nor compiles its Python wrapper.
 UV := $(VENV)/uv/bin/uv
 UV_PACKAGE ?= uv
 PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
-	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --target $(VENV)/uv $(UV_PACKAGE)) \
+	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --no-deps --no-compile --target $(VENV)/uv $(UV_PACKAGE)) \
 		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]'; then \
 		echo "installed the requirements with uv"; \
 	else \
