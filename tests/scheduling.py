@@ -21,7 +21,8 @@ waiting together while the CPU idles; the waiting units are all started while co
 are left to run beside them. Which kind a free worker takes next is decided when it is free,
 on what the other workers run then (at least four computing units while any is queued), so a
 plan made from recorded costs that this run does not repeat cannot leave every worker waiting
-on a match with the cores idle. A test the file does not know counts 20 s if marked ``slow``,
+on a match with the cores idle; and near the end the waiting units left go first, once the
+computing work left is no longer than they are, so that none waits alone after it. A test the file does not know counts 20 s if marked ``slow``,
 otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most one test
 left to run, not three as xdist does: a long test queued behind another long one would start a
 minute late while other workers sat idle.
@@ -59,13 +60,17 @@ class DeclaredGroups(LoadScopeScheduling):
         super().__init__(config, log)  # type: ignore[arg-type]
         self.root = config.rootpath
         self.groups: dict[str, str | None] = {}
-        self.computes: dict[str, bool] = {}  # each unit's kind, from the recorded costs
+        self.costs: dict[str, Cost] = {}  # each unit's recorded cost (its kind follows)
+        self.queued: dict[bool, deque[str]] = {True: deque(), False: deque()}  # by kind, in order
+        self.compute_left_s = 0.0  # the queued computing units' CPU over the cores
 
     def schedule(self) -> None:
         if self.collection is None and self.collection_is_completed:
             nodeids = list(next(iter(self.registered_collections.values()), []))
-            costs = unit_costs(nodeids, set(), read_durations(), self._split_scope)
-            self.computes = {u: computes(c) for u, c in costs.items()}
+            self.costs = unit_costs(nodeids, set(), read_durations(), self._split_scope)
+            for unit in self.costs:  # in collection order, which is the planned order
+                self.queued[computes(self.costs[unit])].append(unit)
+            self.compute_left_s = sum(c.cpu for c in self.costs.values() if computes(c)) / CORES
         super().schedule()
 
     # The planned order is followed by kind, but which kind a free worker takes is decided on
@@ -73,13 +78,27 @@ class DeclaredGroups(LoadScopeScheduling):
     # run and 40 s in the next), and planned ahead the workers were all found waiting on
     # matches together for several seconds at a time while computing units were still queued.
     def _assign_work_unit(self, node: WorkerController) -> None:
-        queued = list(self.workqueue)
         others = [self._last_unit(n) for n in self.assigned_work if n is not node]
-        running = sum(1 for u in others if u is not None and self.computes.get(u, True))
-        pick = choose_unit([self.computes.get(u, True) for u in queued], running)
-        scope = queued[pick]
+        running = sum(1 for u in others if u is not None and computes(self.cost(u)))
+        compute, wait = self._first_queued(True), self._first_queued(False)
+        longest = self.cost(wait).wall if wait is not None else None
+        take = compute if wants_computing(running, self.compute_left_s, longest) else wait
+        scope = take if take is not None else next(iter(self.workqueue))
+        if computes(self.cost(scope)):
+            self.compute_left_s -= self.cost(scope).cpu / CORES
         self.workqueue.move_to_end(scope, last=False)  # xdist's assignment takes the first
         super()._assign_work_unit(node)
+
+    def _first_queued(self, kind: bool) -> str | None:
+        """The first unit of that kind still in the work queue."""
+        units = self.queued[kind]
+        while units and units[0] not in self.workqueue:
+            units.popleft()
+        return units[0] if units else None
+
+    def cost(self, unit: str) -> Cost:
+        """A unit's recorded cost; one the plan did not see counts as a quick computing one."""
+        return self.costs.get(unit, Cost(QUICK_GUESS_S, QUICK_GUESS_S * GUESS_CORES))
 
     def _last_unit(self, node: WorkerController) -> str | None:
         """The unit a worker runs last of those it was sent and has not finished."""
@@ -163,16 +182,23 @@ def computes(cost: Cost) -> bool:
     return cost.wall > 0 and cost.cpu / cost.wall >= BUSY
 
 
-def choose_unit(queued_computes: list[bool], computing: int, target: int = COMPUTING) -> int:
-    """Which queued unit (by position) a free worker takes, given each queued unit's kind and
-    how many computing units the other workers will run beside it: the first computing one
-    while fewer than ``target`` do, otherwise the first waiting one; the first of either kind
-    when the other is used up."""
-    want = computing < target
-    for i, kind in enumerate(queued_computes):
-        if kind == want:
-            return i
-    return 0
+CORES = 2  # the machine the plan is for (docs/benchmarks.md): what the computing units share
+
+
+def wants_computing(
+    computing: int, compute_left_s: float, longest_wait_s: float | None, target: int = COMPUTING
+) -> bool:
+    """Whether a free worker takes a computing unit (else a waiting one), given how many
+    computing units the other workers will run beside it, the computing work still queued (its
+    recorded CPU over the cores, in seconds) and the longest waiting unit still queued: a
+    computing one while fewer than ``target`` run, except near the end, where a waiting unit
+    goes first once the computing work left is no longer than it: started after the last
+    computing unit, it would wait alone while the cores idled."""
+    if longest_wait_s is None:
+        return True
+    if compute_left_s <= longest_wait_s:
+        return False
+    return computing < target
 
 
 def plan_units(

@@ -12,13 +12,13 @@ import pytest
 from tests.scheduling import (
     Cost,
     DurationLog,
-    choose_unit,
     computes,
     module_group,
     needs_more,
     plan_units,
     planned_order,
     read_durations,
+    wants_computing,
     work_unit,
 )
 
@@ -100,17 +100,18 @@ def test_waiting_units_run_beside_a_few_computing_ones_and_all_start_before_the_
 
 
 def test_a_free_worker_takes_the_kind_of_unit_the_run_lacks_now() -> None:
-    # The queue in its planned order: a match (waiting), a rendering run, another match, a
-    # search.
-    queue = [computes(c) for c in (Cost(60, 3), Cost(30, 30), Cost(40, 2), Cost(10, 5))]
-    assert queue == [False, True, False, True]
-    # Two computing units run elsewhere and four are wanted: the first computing one.
-    assert choose_unit(queue, computing=2, target=4) == 1
-    # Four already run: the first waiting one, though a computing one was planned first.
-    assert choose_unit([True, False], computing=4, target=4) == 1
-    # One kind used up: whatever is first.
-    assert choose_unit([False, False], computing=0, target=4) == 0
-    assert choose_unit([True, True], computing=9, target=4) == 0
+    # What a match in table time and a rendering run recorded: one waits, one computes.
+    assert not computes(Cost(60, 3)) and computes(Cost(30, 30))
+    # 300 s of computing work left (its CPU over the cores) and a 60 s match queued: a
+    # computing unit while fewer than four run beside the free worker, else the match.
+    assert wants_computing(computing=2, compute_left_s=300, longest_wait_s=60, target=4)
+    assert not wants_computing(computing=4, compute_left_s=300, longest_wait_s=60, target=4)
+    # Near the end: 40 s of computing work left, shorter than the match still queued. The
+    # match goes first, even with no computing unit running, so that it does not wait alone
+    # at the end while the cores idle.
+    assert not wants_computing(computing=0, compute_left_s=40, longest_wait_s=60, target=4)
+    # No waiting unit left: computing, however many run.
+    assert wants_computing(computing=9, compute_left_s=10, longest_wait_s=None, target=4)
 
 
 def test_a_groups_tests_stay_together_and_unknown_tests_are_guessed() -> None:
