@@ -13,19 +13,19 @@ long independent ones still spread.
 
 The order units start in is planned from what each test cost in a recorded run
 (``tests/durations.json``: wall seconds and CPU seconds, its processes' included; ``pytest -n 10
---write-durations tests/durations.json`` updates it, keeping the slower case: ``KEEP``). Long
-units start early, so that the run does not wait at its end for one of them, and units that
-compute (a rendering run, a bot's search) are handed out beside units that mostly wait (a match
-played in table time), so that the two cores stay busy from the start instead of ten matches
-waiting together while the CPU idles; the waiting units are all started while computing ones
-are left to run beside them. Which kind a free worker takes next is decided when it is free,
-on what the other workers run then (at least four computing units while any is queued), so a
-plan made from recorded costs that this run does not repeat cannot leave every worker waiting
-on a match with the cores idle; and near the end the waiting units left go first, once the
-computing work left is no longer than they are, so that none waits alone after it. A test the file does not know counts 20 s if marked ``slow``,
-otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most one test
-left to run, not three as xdist does: a long test queued behind another long one would start a
-minute late while other workers sat idle.
+--write-durations tests/durations.json`` updates it, keeping the slower case: ``KEEP``). Long units
+start early, so that the run does not wait at its end for one of them, and units that compute (a
+rendering run, a bot's search) are handed out beside units that mostly wait (a match played in table
+time), so that the two cores stay busy from the start instead of ten matches waiting together while
+the CPU idles; the waiting units are all started while computing ones are left to run beside them.
+Which kind a free worker takes next is decided when it is free, on what the other workers run then
+(at least four computing units while any is queued), so a plan made from recorded costs that this
+run does not repeat cannot leave every worker waiting on a match with the cores idle; and near the
+end the waiting units left go first, once the computing work left is no longer than they are, so
+that none waits alone after it. A test the file does not know counts 20 s if marked ``slow``,
+otherwise 0.1 s, and half a core. A worker is sent its next unit when it has at most one test left
+to run, not three as xdist does: a long test queued behind another long one would start a minute
+late while other workers sat idle.
 """
 
 from __future__ import annotations
