@@ -26,6 +26,16 @@ def _practice() -> tuple[Room, Member]:
     return room, ann
 
 
+def _pair(**options: object) -> tuple[Room, Member, Member]:
+    """A straight-rail room with ann and bob seated (``options``: more `create_room` fields)."""
+    create = ts.CreateRoom(discipline="straight_rail", **options)  # type: ignore[arg-type]
+    room = Room("r1", settings_from_wire(create), 1_000)
+    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
+    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
+    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    return room, a, b
+
+
 def test_a_turn_follows_every_stroke_in_a_practice_room() -> None:
     # A practice room has no clock: shooter, phase and deadline never change after a stroke,
     # and a client waiting for `turn` (as the protocol promises) used to wait forever.
@@ -63,12 +73,7 @@ def test_create_room_sends_the_corner_zone_leg_to_the_referee() -> None:
 def test_a_referee_respot_after_a_clock_foul_sends_everyone_the_table_and_a_turn() -> None:
     # R-FROZEN-1 (free game): the incoming player's ball touches a ball when their turn starts
     # after a clock foul; the referee re-spots all three, and every client must learn it.
-    room = Room(
-        "r1", settings_from_wire(ts.CreateRoom(discipline="straight_rail", shot_clock_s=30)), 1_000
-    )
-    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
-    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
-    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room, _, _ = _pair(shot_clock_s=30)
     state = rules.new_match(room.options, 1_000)
     state, _ = rules.apply(state, rules.Start(), 1_000)
     state, _ = rules.apply(
@@ -92,10 +97,7 @@ def test_the_break_choice_sends_everyone_the_table_set_for_the_break() -> None:
     # R-LAG-7: once the lag's winner chooses, the balls go to their break spots and the breaker
     # plays the white. A `turn` alone named neither: the browser page showed the lag's last
     # positions and no ball beside either name until the break stroke had rolled.
-    room = Room("r1", settings_from_wire(ts.CreateRoom(discipline="straight_rail")), 1_000)
-    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
-    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
-    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room, _, b = _pair()
     lag_end = ((0.4, 0.3), (0.5, 1.1), (2.1, 0.7))  # where the lag left the balls
     room.state = replace(
         room.state,
@@ -117,12 +119,7 @@ def test_the_break_choice_sends_everyone_the_table_set_for_the_break() -> None:
 
 def test_a_time_out_moves_no_ball_and_sends_no_table() -> None:
     # The other actions outside a stroke leave the balls where they are: a `turn` says it all.
-    room = Room(
-        "r1", settings_from_wire(ts.CreateRoom(discipline="straight_rail", shot_clock_s=30)), 1_000
-    )
-    a, b = Member(1, "pa", "ann"), Member(2, "pb", "bob")
-    room.join(a, ts.Join(room_id="r1"), "h0", "t0", 1_000)
-    room.join(b, ts.Join(room_id="r1"), "h1", "t1", 1_000)
+    room, a, _ = _pair(shot_clock_s=30)
     room.state = replace(
         room.state, phase=rules.Phase.BREAK_CHOICE, lag_winner=0, lag_strokes=(None, None)
     )
