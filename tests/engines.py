@@ -3,10 +3,14 @@ stopped at the end, also after a failure), a fresh database or an empty Redis pe
 the engines installed these tests skip and say why; CI (``.ci/run``) installs both, so there
 they run.
 
-A run with xdist workers shares one PostgreSQL, started by the controller before the workers
-(each worker's own would run initdb again: about 1.3 s of CPU each); every test still gets a
-database of its own, named after its worker. Redis stays one per worker: a test empties it, and
-publish/subscribe channels are not separated by Redis's database numbers."""
+A run with xdist workers shares one PostgreSQL, started by the controller (each worker's own
+would run initdb again: about 1.3 s of CPU each); every test still gets a database of its own,
+named after its worker. The controller starts it beside the workers rather than before them:
+initdb and the server's start take about 2 s on one core, which the workers' collection used
+to wait for, and no test needs the database before its worker has collected. The controller
+writes the outcome (the port, or why it failed) to a file the workers wait for. Redis stays one
+per worker: a test empties it, and publish/subscribe channels are not separated by Redis's
+database numbers."""
 
 from __future__ import annotations
 
@@ -14,6 +18,8 @@ import itertools
 import os
 import shutil
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,8 +30,9 @@ from bench import engines
 from tests.strict import uses_engine
 
 _databases = itertools.count(1)
-SHARED_PG = "CAROM_TEST_POSTGRES_PORT"  # set by the controller for its workers
-_shared: StashKey[tuple[engines.Postgres, Path]] = StashKey()
+SHARED_PG = "CAROM_TEST_POSTGRES"  # the controller's outcome file, for its workers
+_shared: StashKey[tuple[threading.Thread, list[engines.Postgres], Path]] = StashKey()
+READY_WAIT_S = 60.0
 
 
 def _xdist_controller(config: pytest.Config) -> bool:
@@ -37,21 +44,52 @@ def pytest_configure(config: pytest.Config) -> None:
         return
     root = Path(tempfile.mkdtemp(prefix="carom-test-pg-"))
     root.chmod(0o755)
-    # Ten workers' tests at once, each with nodes holding pools of their own.
-    pg = engines.start_postgres(root, durable=False, max_connections=400)
-    config.stash[_shared] = (pg, root)
-    os.environ[SHARED_PG] = str(pg.port)  # the workers start after this, with it
+    outcome = root / "outcome"
+    started: list[engines.Postgres] = []
+
+    def start() -> None:
+        try:
+            # Ten workers' tests at once, each with nodes holding pools of their own.
+            pg = engines.start_postgres(root / "engine", durable=False, max_connections=400)
+        except Exception as exc:  # the workers' tests report it, as an error, not a skip
+            text = f"error: the shared PostgreSQL did not start: {exc}"
+        else:
+            started.append(pg)
+            text = f"port {pg.port}"
+        partial = root / "outcome.part"
+        partial.write_text(text)
+        partial.replace(outcome)  # a worker never reads half a line
+
+    thread = threading.Thread(target=start, name="shared PostgreSQL", daemon=True)
+    thread.start()
+    config.stash[_shared] = (thread, started, root)
+    os.environ[SHARED_PG] = str(outcome)  # the workers start after this, with it
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shared = config.stash.get(_shared, None)
     if shared is not None:
-        pg, root = shared
+        thread, started, root = shared
         os.environ.pop(SHARED_PG, None)
+        thread.join()  # a start still under way ends before its engine is stopped
         try:
-            pg.stop()
+            for pg in started:
+                pg.stop()
         finally:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def shared_postgres(outcome: Path) -> engines.PostgresAt:
+    """The controller's PostgreSQL, once it is up (a worker usually finds it already is)."""
+    deadline = time.monotonic() + READY_WAIT_S
+    while not outcome.exists():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the shared PostgreSQL was not up after {READY_WAIT_S:g} s")
+        time.sleep(0.05)
+    text = outcome.read_text()
+    if not text.startswith("port "):
+        raise RuntimeError(text.removeprefix("error: "))
+    return engines.PostgresAt(int(text.removeprefix("port ")))
 
 
 def _skip_without_engines() -> None:
@@ -64,7 +102,7 @@ def _skip_without_engines() -> None:
 def postgres_engine() -> Iterator[engines.Postgres | engines.PostgresAt]:
     _skip_without_engines()
     if SHARED_PG in os.environ:
-        yield engines.PostgresAt(int(os.environ[SHARED_PG]))
+        yield shared_postgres(Path(os.environ[SHARED_PG]))
         return
     # Under /tmp, not pytest's tmp_path: that one is private to root, and PostgreSQL runs as
     # its own user.
