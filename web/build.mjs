@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const out = join(here, "..", "server", "web", "static");
+const out = join(here, "..", "server", "net", "web", "static");
 const pkg = join(here, "node_modules", "@msgpack", "msgpack");
 
 rmSync(join(out, "vendor"), { recursive: true, force: true });
