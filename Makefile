@@ -29,12 +29,13 @@ setup: $(STAMP)
 # compiled (docs/benchmarks.md, round 10). uv has no dependencies, and only its binary runs, so
 # pip neither resolves dependencies for it nor compiles its Python wrapper.
 UV := $(VENV)/uv/bin/uv
-UV_PACKAGE ?= uv
+# The minor line of pyproject.toml's build backend (uv_build): uv then builds the project itself.
+UV_PACKAGE ?= uv>=0.13,<0.14
 PIP_QUIET := --quiet --disable-pip-version-check --root-user-action=ignore
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv --without-pip $(VENV)
-	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --no-deps --no-compile --target $(VENV)/uv $(UV_PACKAGE)) \
+	@if (test -x $(UV) || $(PYTHON) -m pip install $(PIP_QUIET) --no-deps --no-compile --target $(VENV)/uv '$(UV_PACKAGE)') \
 		&& $(UV) pip install --quiet --python $(PY) -e '.[dev]'; then \
 		echo "installed the requirements with uv"; \
 	else \
