@@ -60,6 +60,10 @@ cluster: setup
 # overlap those waits even on two cores (docs/benchmarks.md has the before and after).
 # CAROM_RULE_COVERAGE=1: every rule marked tested in docs/rules.md must fire during the run.
 TEST_WORKERS ?= 10
+# The workers are forked from the controller once it has imported the test modules, instead of
+# ten new interpreters importing them all again: 2.7 s of CPU each at the run's start
+# (tests/forking.py). `make test FORK=` starts them as xdist does.
+FORK ?= --fork-workers
 
 # Where PYTHONDONTWRITEBYTECODE is set (some shells and CI images set it), every worker and every
 # server process the tests start would compile each module and rewrite each test's asserts
@@ -71,14 +75,14 @@ test: setup
 	$(WARM) tests/client >/dev/null & client=$$!; \
 	$(WARM) tests --ignore=tests/client >/dev/null; rest=$$?; \
 	wait $$client && exit $$rest
-	env -u PYTHONDONTWRITEBYTECODE CAROM_RULE_COVERAGE=1 $(PY) -m pytest -n $(TEST_WORKERS)
+	env -u PYTHONDONTWRITEBYTECODE CAROM_RULE_COVERAGE=1 $(PY) -m pytest -n $(TEST_WORKERS) $(FORK)
 
 # The server tests again, on PostgreSQL (a throwaway one the tests start; skipped without it,
 # an error in CI):
 # only those whose server the store changes (tests/server/conftest.py). CI runs both.
 test-postgresql: setup
 	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest --collect-only -q tests/server >/dev/null
-	env -u PYTHONDONTWRITEBYTECODE CAROM_TEST_STORE=postgresql $(PY) -m pytest -n $(TEST_WORKERS) tests/server
+	env -u PYTHONDONTWRITEBYTECODE CAROM_TEST_STORE=postgresql $(PY) -m pytest -n $(TEST_WORKERS) $(FORK) tests/server
 
 lint: setup
 	$(VENV)/bin/ruff check .

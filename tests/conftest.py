@@ -32,6 +32,7 @@ pytest_plugins = [
     "tests.engines",
     "tests.rule_coverage",
     "tests.scheduling",
+    "tests.forking",  # before tests.stopping, which imports it
     "tests.stopping",
     "pytester",
 ]

@@ -20,6 +20,7 @@ from types import FrameType
 
 import pytest
 
+from tests.forking import forked_workers
 from tests.procs import children
 
 # How execnet starts an xdist worker: python -u -c "import sys;exec(eval(sys.stdin.readline()))".
@@ -55,8 +56,11 @@ def _interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def workers_of(parent: int) -> list[int]:
-    """The xdist workers ``parent`` started (none in a worker or a run without xdist)."""
-    return [pid for pid, command in children(parent) if _WORKER_COMMAND in command]
+    """The xdist workers ``parent`` started (none in a worker or a run without xdist): found by
+    their command line, or, forked (``--fork-workers``), by the pids this process forked."""
+    living = children(parent)
+    forked = set(forked_workers()) if parent == os.getpid() else set()
+    return [pid for pid, command in living if _WORKER_COMMAND in command or pid in forked]
 
 
 def processes_started_by(worker: int) -> list[int]:

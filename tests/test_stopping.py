@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.stopping"]
+pytest_plugins = ["tests.forking", "tests.stopping"]
 
 
 @pytest.fixture
@@ -80,7 +80,10 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
-def test_sigterm_to_a_parallel_run_tears_every_test_down(tmp_path: Path) -> None:
+@pytest.mark.parametrize("fork", [False, True], ids=["started", "forked"])
+def test_sigterm_to_a_parallel_run_tears_every_test_down(tmp_path: Path, fork: bool) -> None:
+    """Workers started as new interpreters, or forked from the controller (``--fork-workers``,
+    what ``make test`` runs: their command line is the controller's)."""
     suite = tmp_path / "suite"
     suite.mkdir()
     (suite / "conftest.py").write_text(CONFTEST)
@@ -94,6 +97,8 @@ def test_sigterm_to_a_parallel_run_tears_every_test_down(tmp_path: Path) -> None
         "PYTEST_ADDOPTS": "",
     }
     command = [sys.executable, "-m", "pytest", "-q", "-n", "2", str(suite)]
+    if fork:
+        command.append("--fork-workers")
     run = subprocess.Popen(
         [*command, "-p", "no:cacheprovider", "-p", "no:asyncio"],
         cwd=suite,
