@@ -24,6 +24,7 @@ controller's, so ``tests/stopping.py`` cannot find them by it.
 from __future__ import annotations
 
 import contextlib
+import gc
 import importlib
 import io
 import logging
@@ -59,7 +60,14 @@ def pytest_xdist_setupnodes(config: pytest.Config, specs: list[Any]) -> None:
         return
     from execnet import gateway_io
 
+    # What Python's documentation of gc.freeze() advises before forking without exec: no
+    # collection while the modules load (it would leave freed holes in the pages the workers
+    # share), then every object moved where a worker's collections never touch it (a
+    # collection writes to each object it examines, and the page under it is then copied).
+    gc.disable()
     import_test_modules(config)
+    gc.freeze()
+    gc.enable()  # the controller's later objects are its own pages
     original = gateway_io.create_io
 
     def create_io(spec: Any, execmodel: Any) -> Any:
@@ -187,6 +195,7 @@ def _run_worker(stdin_fd: int, stdout_fd: int) -> None:
         for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGUSR1):
             signal.signal(sig, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        gc.enable()
         sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
         sys.stdout = io.TextIOWrapper(
             io.FileIO(1, "w", closefd=False), line_buffering=True, write_through=True
