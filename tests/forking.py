@@ -65,9 +65,11 @@ def pytest_xdist_setupnodes(config: pytest.Config, specs: list[Any]) -> None:
     # share), then every object moved where a worker's collections never touch it (a
     # collection writes to each object it examines, and the page under it is then copied).
     gc.disable()
-    import_test_modules(config)
-    gc.freeze()
-    gc.enable()  # the controller's later objects are its own pages
+    try:
+        import_test_modules(config)
+        gc.freeze()
+    finally:
+        gc.enable()  # the controller's later objects are its own pages
     original = gateway_io.create_io
 
     def create_io(spec: Any, execmodel: Any) -> Any:
@@ -84,7 +86,11 @@ def import_test_modules(config: pytest.Config) -> None:
     root = config.rootpath
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    paths = [root / p for p in (config.args or config.getini("testpaths") or ["."])]
+    if config.args:  # as given on the command line: paths, or node ids (path::test)
+        here = config.invocation_params.dir
+        paths = [here / arg.split("::", 1)[0] for arg in config.args]
+    else:
+        paths = [root / p for p in (config.getini("testpaths") or ["."])]
     files: list[Path] = []
     for top in paths:
         if top.is_file():
@@ -96,12 +102,11 @@ def import_test_modules(config: pytest.Config) -> None:
             ):
                 files.append(path)
     for path in files:
-        relative = path.resolve().relative_to(root).with_suffix("")
-        name = ".".join(relative.parts)
-        # A module that does not import here fails in the workers' collection too, with
-        # pytest's own report: nothing to say twice.
+        # A module outside the root directory is left to the workers; one that does not import
+        # here fails in their collection too, with pytest's own report: nothing to say twice.
         with contextlib.suppress(Exception):
-            importlib.import_module(name)
+            relative = path.resolve().relative_to(root).with_suffix("")
+            importlib.import_module(".".join(relative.parts))
     sys.stdout.flush()
     sys.stderr.flush()
 
