@@ -24,6 +24,7 @@ controller's, so ``tests/stopping.py`` cannot find them by it.
 from __future__ import annotations
 
 import contextlib
+import fnmatch
 import gc
 import importlib
 import io
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from execnet.gateway_base import Popen2IO
 
 _forked: list[int] = []
 
@@ -91,15 +93,14 @@ def import_test_modules(config: pytest.Config) -> None:
         paths = [here / arg.split("::", 1)[0] for arg in config.args]
     else:
         paths = [root / p for p in (config.getini("testpaths") or ["."])]
+    patterns = ["conftest.py", *config.getini("python_files")]  # what pytest collects
     files: list[Path] = []
     for top in paths:
         if top.is_file():
             files.append(top)
             continue
         for path in sorted(top.rglob("*.py")):
-            if path.name == "conftest.py" or (
-                path.name.startswith("test_") and path.name.endswith(".py")
-            ):
+            if any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns):
                 files.append(path)
     for path in files:
         # A module outside the root directory is left to the workers; one that does not import
@@ -111,36 +112,9 @@ def import_test_modules(config: pytest.Config) -> None:
     sys.stderr.flush()
 
 
-class ForkedProcess:
-    """What execnet asks of its ``subprocess.Popen``: a pid to wait for or kill."""
-
-    def __init__(self, pid: int) -> None:
-        self.pid = pid
-        self.returncode: int | None = None
-
-    def poll(self) -> int | None:
-        if self.returncode is None:
-            done, status = os.waitpid(self.pid, os.WNOHANG)
-            if done:
-                self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def wait(self, timeout: float | None = None) -> int:
-        if self.returncode is None:
-            _, status = os.waitpid(self.pid, 0)
-            self.returncode = os.waitstatus_to_exitcode(status)
-        return self.returncode
-
-    def kill(self) -> None:
-        if self.returncode is None:
-            os.kill(self.pid, signal.SIGKILL)
-
-
-class ForkedIO:
-    """execnet's ``Popen2IOMaster`` for a forked worker: the same pipes, read and written the
-    same way."""
-
-    error = (OSError, EOFError)
+class ForkedIO(Popen2IO):
+    """execnet's ``Popen2IOMaster`` for a forked worker: its pipes are read and written by
+    execnet's own ``Popen2IO``; what execnet asks of the process is to wait for it or kill it."""
 
     def __init__(self, execmodel: Any) -> None:
         child_in, parent_out = os.pipe()  # (read end, write end)
@@ -155,40 +129,23 @@ class ForkedIO:
         os.close(child_in)
         os.close(child_out)
         _forked.append(pid)
-        self.popen = ForkedProcess(pid)
-        self.outfile = os.fdopen(parent_out, "wb")
-        self.infile = os.fdopen(parent_in, "rb")
-        self.execmodel = execmodel
-        self.remoteaddress = ""
-
-    def read(self, numbytes: int) -> bytes:
-        buf = b""
-        while numbytes > len(buf):
-            data = self.infile.read(numbytes - len(buf))
-            if not data:
-                raise EOFError(f"expected {numbytes} bytes, got {len(buf)}")
-            buf += data
-        return buf
-
-    def write(self, data: bytes) -> None:
-        self.outfile.write(data)
-        self.outfile.flush()
-
-    def close_read(self) -> None:
-        self.infile.close()
-
-    def close_write(self) -> None:
-        self.outfile.close()
+        self.pid = pid
+        self.returncode: int | None = None
+        super().__init__(os.fdopen(parent_out, "wb"), os.fdopen(parent_in, "rb"), execmodel)
 
     def wait(self) -> int | None:
-        try:
-            return self.popen.wait()
-        except OSError:
-            return None
+        if self.returncode is None:
+            try:
+                _, status = os.waitpid(self.pid, 0)
+            except OSError:
+                return None
+            self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
 
     def kill(self) -> None:
-        with contextlib.suppress(OSError):
-            self.popen.kill()
+        if self.returncode is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
 
 
 def _run_worker(stdin_fd: int, stdout_fd: int) -> None:
