@@ -174,6 +174,19 @@
       this.everOpen = false;
       this.restarting = false;
       this.readyWaiters = [];
+      // A page left for another may be kept whole in the browser's back/forward cache with its
+      // socket open: the server would go on counting it in its room (a spectator nobody is, a
+      // player still at the table). Close on leaving; coming back is a reconnection.
+      window.addEventListener("pagehide", (ev) => {
+        if (!ev.persisted) return;
+        this.stopped = true;
+        if (this.ws) this.ws.close(1000);
+      });
+      window.addEventListener("pageshow", (ev) => {
+        if (!ev.persisted || !this.stopped) return;
+        this.stopped = false;
+        this.open();
+      });
     }
 
     static url() {

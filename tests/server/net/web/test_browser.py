@@ -645,3 +645,30 @@ def test_players_leaving_as_the_last_stroke_rolls_are_not_shown_as_lost(
     finally:
         live.run(ann.close())
         live.run(bob.close())
+
+
+def test_a_page_left_for_another_stops_watching_and_watches_again_on_back(
+    live: LiveServer, browsers: Callable[..., Any]
+) -> None:
+    """The browser may keep a page the visitor left in its back/forward cache, socket and all:
+    the room must not go on counting a spectator who went to the lobby, and coming back with
+    the Back button watches again."""
+    import urllib.request
+
+    def spectators() -> int:
+        with urllib.request.urlopen(f"{live.http}/metrics", timeout=10) as r:
+            lines = r.read().decode().splitlines()
+        return int(next(line for line in lines if line.startswith("carom_spectators ")).split()[1])
+
+    room = create_room(live, "straight_rail")
+    page = browsers()
+    page.get(f"{live.http}/room/{room}")
+    wait(page, lambda d: "1 watching" in text(d, "header"))
+    assert spectators() == 1
+    page.get(f"{live.http}/")
+    wait(page, lambda d: "Tables" in text(d, "main"))
+    wait(page, lambda d: spectators() == 0, 10)
+    page.back()
+    wait(page, lambda d: "1 watching" in text(d, "header"), 20)
+    assert spectators() == 1
+    assert [e for e in page.get_log("browser") if e["level"] == "SEVERE"] == []
