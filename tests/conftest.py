@@ -21,6 +21,9 @@ os.environ.setdefault("LP_NUM_THREADS", "0")
 # hypothesis` takes 0.24 s of CPU instead of 0.43 s without the look (0.1 s less in a worker's
 # collection, where pytest has read the packages' metadata already).
 os.environ.setdefault("HYPOTHESIS_NO_PLUGINS", "1")
+# This machine has no sound device. Without this, pyglet would try OpenAL and then PulseAudio in
+# every window the suite opens (offscreen ones say so themselves: client/app/offscreen.py).
+os.environ.setdefault("PYGLET_AUDIO", "silent")
 # Python collects its young generation every 700 new objects; a worker makes millions (the
 # collection of 1 600 tests, Hypothesis's examples, asyncio servers in process) and nearly all
 # die by reference counting. Every 50 000: 3 % less CPU for the tests that run in the workers

@@ -71,7 +71,9 @@ def run(args: argparse.Namespace) -> int:
         args.screenshot is not None and not os.environ.get("DISPLAY")
     )
     if headless:
-        os.environ["ARCADE_HEADLESS"] = "1"
+        from client.app.offscreen import draw_offscreen
+
+        draw_offscreen()
     elif sys.platform.startswith("linux") and not (
         os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
     ):

@@ -8,13 +8,14 @@ imported, so it needs no display; tests run it in a subprocess to keep GL state 
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
+from client.app.offscreen import draw_offscreen
+
 
 def render_scenes(outdir: Path, names: list[str]) -> list[Path]:
-    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    draw_offscreen()
     import arcade
 
     from client.app.app import Controller, make_window, save_screenshot

@@ -8,10 +8,11 @@ as ``.png`` and ``.json`` (every text drawn: key → [text, x, y]); the tests re
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
+
+from client.app.offscreen import draw_offscreen
 
 BOARD: list[dict[str, Any]] = [
     {"rank": 1, "player_id": "p1", "name": "Ann", "rating": 1662.3, "deviation": 60.2,
@@ -38,7 +39,7 @@ PROFILE: dict[str, Any] = {
 
 
 def render(outdir: Path) -> None:
-    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    draw_offscreen()
     from client.app.app import Controller, make_window, save_screenshot
     from client.app.results_view import ResultsView
     from client.app.scenes import results_model

@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import random
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from client.app.offscreen import draw_offscreen
 
 if TYPE_CHECKING:
     from client.session import Session
@@ -126,7 +127,7 @@ async def play_sessions(url: str, sessions: int, seed: int = 7) -> None:
 
 def render(url: str, outdir: Path, player: str = PLAYER) -> Path:
     """The statistics screen for ``player``, fetched from ``url``, saved as a PNG."""
-    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    draw_offscreen()
     from client.app.app import Controller, make_window, play_frames, save_screenshot
     from client.app.stats_view import StatsView
 

@@ -9,12 +9,12 @@ same screen, after two attempts). ``ARCADE_HEADLESS=1`` is set before arcade loa
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from client.app.offscreen import draw_offscreen
 from shared import rules, wireviews
 from shared.analysis.layouts import Layout, lay_out
 from shared.physics import Stroke
@@ -99,7 +99,7 @@ def point_replay() -> tc.Replay:
 
 
 def render(outdir: Path) -> list[Path]:
-    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    draw_offscreen()
     from client.app import replay_analysis as study
     from client.app.app import Controller, make_window, save_screenshot
     from client.app.drill_view import DrillView

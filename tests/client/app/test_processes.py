@@ -34,12 +34,17 @@ def _watch(proc: subprocess.Popen[str], seen: set[Proc], cmds: set[str]) -> None
 
 
 def test_carom_play_screenshot_leaves_no_process_behind(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("ARCADE_HEADLESS", "PYGLET_AUDIO")}
+    # A home of its own shows what the run leaves in one; Mesa's shader cache stays shared.
+    env |= {"HOME": str(home), "XDG_CACHE_HOME": str(Path.home() / ".cache")}
     proc = subprocess.Popen(
         [CAROM, "play", "--offscreen", "--screenshot", str(tmp_path / "s.png"), "--after", "9"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "ARCADE_HEADLESS": "1"},
+        env=env,
     )
     seen: set[Proc] = set()
     cmds: set[str] = set()
@@ -50,6 +55,10 @@ def test_carom_play_screenshot_leaves_no_process_behind(tmp_path: Path) -> None:
     assert any("client.cli bot" in c for c in cmds)
     assert any("spawn_main" in c for c in cmds), cmds
     assert still_alive_after(seen) == []
+    # Offscreen, it opens no audio device: no sound server's runtime folder is made in /tmp and
+    # linked from ~/.config/pulse.
+    kept = sorted(str(p.relative_to(home)) for p in home.rglob("*"))
+    assert not any(k.startswith(".config/pulse") for k in kept), kept
 
 
 def test_a_local_game_that_closes_ends_its_server_bot_and_workers() -> None:
