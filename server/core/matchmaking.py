@@ -2,10 +2,10 @@
 
 Players wait per *pool* (discipline and distance). Two humans are paired when their ratings are
 within both of their windows; a window starts narrow and widens the longer its player waits, so
-a fair game comes first and an uneven one only when nothing fairer is around. The closest pair
-in a pool is always neighbours in rating order, so a pass over the sorted pool takes the
-closest adjacent gaps first (O(n log n)); players left between taken pairs become neighbours,
-so passes repeat until one pairs nobody (at most MAX_PASSES a round; a few in practice).
+a fair game comes first and an uneven one only when nothing fairer is around. The closest
+acceptable pair goes first. Not only neighbours in rating: a newcomer with a narrow window
+between two players who have waited long must not keep them apart. Each player's nearest
+acceptable partner above it waits in a heap, so a round costs about O(n log n).
 
 Bots (registered bot accounts) wait too, but are only offered to a human who has waited
 ``bot_after_s`` without a human opponent; such matches are unrated (the store decides that at
@@ -14,12 +14,15 @@ the match's end from the accounts, so a bot can never be rated whatever the queu
 Doubles and Scotch doubles (R-TEAM-1) have pools of their own: four humans whose ratings all
 lie within each one's window make a table, split into the two most even sides (the strongest
 with the weakest against the two in the middle). The closest four are neighbours in rating
-order too, so the same passes take the tightest groups of four first. Bots are not offered to
-team pools; a team match counts in each player's team standing (server/store/standings.py).
+order, so passes over the sorted pool take the tightest groups of four first, and repeat (at
+most MAX_PASSES a round) while players left between taken groups become neighbours. Bots are
+not offered to team pools; a team match counts in each player's team standing
+(server/store/standings.py).
 """
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Protocol
@@ -139,15 +142,7 @@ class Matchmaker:
                 out.extend(self._tables_of_four(tickets, now_ms))
                 continue
             humans = sorted((t for t in tickets if not t.bot), key=lambda t: t.rating)
-            taken: set[Hashable] = set()
-            # Pairing some makes others neighbours: look again until none fit, at most
-            # MAX_PASSES times a round (the next round, half a second later, goes on).
-            for _ in range(MAX_PASSES):
-                free = [h for h in humans if h.key not in taken]
-                more = self._pair_humans(free, now_ms, out)
-                if not more:
-                    break
-                taken |= more
+            taken = self._pair_humans(humans, now_ms, out)
             bots = [t for t in tickets if t.bot]
             if bots:
                 self._offer_bots([h for h in humans if h.key not in taken], bots, now_ms, out)
@@ -187,19 +182,44 @@ class Matchmaker:
     def _pair_humans(
         self, humans: list[Ticket], now_ms: int, out: list[Pairing | TeamPairing]
     ) -> set[Hashable]:
+        """Pair the humans (sorted by rating) whose gap both accept, the closest pair first.
+
+        Each player's candidate is the nearest free player above it in rating who accepts the
+        gap too: a player with a narrow window sitting between two who accept each other is
+        stepped over, not a wall between them. The candidates wait in a heap; when one's
+        partner is taken, its search goes on from there. The smallest candidate is always the
+        closest acceptable pair left, so this is the closest-first pairing over every pair."""
+        n = len(humans)
         windows = [self.window(t, now_ms) for t in humans]
-        gaps = [
-            (humans[i + 1].rating - humans[i].rating, i)
-            for i in range(len(humans) - 1)
-            if humans[i + 1].rating - humans[i].rating <= min(windows[i], windows[i + 1])
-            and humans[i].player_id != humans[i + 1].player_id
-        ]
-        gaps.sort()
+        free = [True] * n
+        resume = list(range(1, n + 1))  # where each player's search for a partner goes on
+        heap: list[tuple[float, int, int]] = []
+
+        def look(i: int) -> None:
+            a, reach = humans[i], windows[i]
+            for j in range(resume[i], n):
+                gap = humans[j].rating - a.rating
+                if gap > reach:
+                    break  # the rest are further still
+                if free[j] and gap <= windows[j] and humans[j].player_id != a.player_id:
+                    resume[i] = j
+                    heapq.heappush(heap, (gap, i, j))
+                    return
+            resume[i] = n
+
+        for i in range(n):
+            look(i)
         taken: set[Hashable] = set()
-        for _, i in gaps:
-            a, b = humans[i], humans[i + 1]
-            if a.key in taken or b.key in taken:
+        while heap:
+            _, i, j = heapq.heappop(heap)
+            if not free[i]:
                 continue
+            if not free[j]:
+                resume[i] = j + 1
+                look(i)
+                continue
+            free[i] = free[j] = False
+            a, b = humans[i], humans[j]
             taken.update((a.key, b.key))
             # The longer waiter first: seat order decides nothing (the lag does, R-LAG-1).
             out.append(Pairing(a, b) if a.since_ms <= b.since_ms else Pairing(b, a))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from server.core.accounts import AccountsConfig
@@ -37,6 +37,18 @@ def test_players_left_between_pairs_are_paired_too() -> None:
         [1000, 1100],
         [1050, 1060],
     ]
+
+
+def test_a_newcomer_between_two_long_waiters_does_not_keep_them_apart() -> None:
+    # 1000 and 1202 have waited 10.2 s (windows of 202) and accept each other; 1101 just came
+    # (window 100) and is 101 from each, so it fits neither. The two still play.
+    mm = Matchmaker(CFG)
+    mm.add(ticket(1, 1000, since=0))
+    mm.add(ticket(2, 1101, since=10_200))
+    mm.add(ticket(3, 1202, since=0))
+    (pair,) = mm.pair(10_200)
+    assert {pair.a.player_id, pair.b.player_id} == {"p1", "p3"}
+    assert len(mm) == 1 and 2 in mm  # the newcomer waits on
 
 
 def test_the_window_widens_with_waiting() -> None:
@@ -106,6 +118,14 @@ def test_one_ticket_per_key_remove_and_capacity() -> None:
         ),
         max_size=60,
     )
+)
+# Found by this test: a newcomer between two long waiters kept them apart.
+@example(
+    [
+        (1000.0, 10200, "three_cushion", None, False),
+        (1101.0, 0, "three_cushion", None, False),
+        (1202.0, 10200, "three_cushion", None, False),
+    ]
 )
 def test_every_pairing_is_fair_by_the_rules(
     specs: list[tuple[float, int, str, int | None, bool]],
