@@ -190,33 +190,31 @@ class Matchmaker:
         partner is taken, its search goes on from there. The smallest candidate is always the
         closest acceptable pair left, so this is the closest-first pairing over every pair."""
         n = len(humans)
+        ratings = [t.rating for t in humans]
         windows = [self.window(t, now_ms) for t in humans]
+        players = [t.player_id for t in humans]
         free = [True] * n
-        resume = list(range(1, n + 1))  # where each player's search for a partner goes on
-        heap: list[tuple[float, int, int]] = []
 
-        def look(i: int) -> None:
-            a, reach = humans[i], windows[i]
-            for j in range(resume[i], n):
-                gap = humans[j].rating - a.rating
+        def look(i: int, start: int) -> tuple[float, int, int] | None:
+            rating, reach, player = ratings[i], windows[i], players[i]
+            for j in range(start, n):
+                gap = ratings[j] - rating
                 if gap > reach:
-                    break  # the rest are further still
-                if free[j] and gap <= windows[j] and humans[j].player_id != a.player_id:
-                    resume[i] = j
-                    heapq.heappush(heap, (gap, i, j))
-                    return
-            resume[i] = n
+                    return None  # the rest are further still
+                if free[j] and gap <= windows[j] and players[j] != player:
+                    return gap, i, j
+            return None
 
-        for i in range(n):
-            look(i)
+        heap = [found for i in range(n - 1) if (found := look(i, i + 1)) is not None]
+        heapq.heapify(heap)
         taken: set[Hashable] = set()
         while heap:
             _, i, j = heapq.heappop(heap)
             if not free[i]:
                 continue
-            if not free[j]:
-                resume[i] = j + 1
-                look(i)
+            if not free[j]:  # taken since: look further up
+                if (found := look(i, j + 1)) is not None:
+                    heapq.heappush(heap, found)
                 continue
             free[i] = free[j] = False
             a, b = humans[i], humans[j]
