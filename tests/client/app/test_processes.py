@@ -4,6 +4,7 @@ is reaped and reported, not left a zombie. The process tree is read from /proc."
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 
 from client.app.local import LocalGame
 from client.session import Session
+from tests.imports import fresh_python_prints
 from tests.procs import Proc, alive, descendants, still_alive_after
 
 pytestmark = [
@@ -105,3 +107,22 @@ def test_a_local_server_that_dies_is_reaped_reported_and_can_be_restarted() -> N
         assert not game.server_died()
     finally:
         game.stop()
+
+
+def test_opening_the_window_runs_no_compiler_or_linker() -> None:
+    # pyglet looks for optional libraries through ctypes, which falls back on gcc and ld for
+    # one it cannot find in ldconfig's list; the game needs none of those (FFmpeg).
+    code = (
+        "import json, os, sys\n"
+        "ran = []\n"
+        "sys.addaudithook(lambda e, a: ran.append(os.path.basename(str(a[0])))"
+        " if e == 'subprocess.Popen' else None)\n"
+        "os.environ['ARCADE_HEADLESS'] = '1'\n"
+        "from client.app.app import make_window\n"
+        "window = make_window(visible=False)\n"
+        "window.close()\n"
+        "print(json.dumps(ran))"
+    )
+    ran = json.loads(fresh_python_prints(code))
+    assert ran, "pyglet reads ldconfig's list of libraries: the hook saw nothing"
+    assert [p for p in ran if p != "ldconfig"] == [], ran
