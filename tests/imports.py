@@ -25,11 +25,12 @@ def fresh_python_prints(code: str) -> str:
 
 def loaded_by(modules: tuple[str, ...], prefixes: tuple[str, ...]) -> list[str]:
     """The modules named by one of ``prefixes`` (the name itself or a submodule of it) that
-    importing all of ``modules`` loads, in one fresh interpreter."""
+    importing all of ``modules`` loads, in one fresh interpreter (a None entry in sys.modules
+    blocks an import: nothing is loaded)."""
     code = (
         f"import json, sys\nfor name in {list(modules)!r}:\n    __import__(name)\n"
-        f"print(json.dumps(sorted(m for m in sys.modules "
-        f"if any(m == p or m.startswith(p + '.') for p in {prefixes!r}))))"
+        f"print(json.dumps(sorted(m for m, mod in sys.modules.items() if mod is not None "
+        f"and any(m == p or m.startswith(p + '.') for p in {prefixes!r}))))"
     )
     return list(json.loads(fresh_python_prints(code)))
 
